@@ -1,0 +1,1 @@
+"""Scorekeeper: score and settlement companion for tarock games at a real table."""

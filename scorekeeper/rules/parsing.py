@@ -1,0 +1,88 @@
+"""Reading a hand's raw facts (JSON or form data) into typed values with clear messages.
+
+Every helper records a message in the collector instead of raising, so that a single
+answer names every field that needs fixing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from enum import StrEnum
+from typing import TypeVar
+
+from scorekeeper.rules.base import ErrorCollector, Table, msg
+
+E = TypeVar("E", bound=StrEnum)
+
+
+def find_player(name: object, table: Table) -> str | None:
+    """The seated player called ``name`` (case and surrounding spaces ignored), or None."""
+    if not isinstance(name, str):
+        return None
+    wanted = name.strip().casefold()
+    for player in table.players:
+        if player.casefold() == wanted:
+            return player
+    return None
+
+
+def read_player(
+    raw: Mapping[str, object], key: str, table: Table, errors: ErrorCollector
+) -> str | None:
+    """A required player at the table."""
+    value = raw.get(key)
+    if value is None or value == "":
+        errors.add(key, msg("Choose a player."))
+        return None
+    player = find_player(value, table)
+    if player is None:
+        errors.add(key, msg("{name} is not at the table.", name=str(value)))
+    return player
+
+
+def read_int(
+    raw: Mapping[str, object],
+    key: str,
+    errors: ErrorCollector,
+    *,
+    low: int,
+    high: int,
+    field_name: str | None = None,
+) -> int | None:
+    """A whole number between ``low`` and ``high``; JSON booleans are not numbers here."""
+    name = field_name or key
+    value = raw.get(key)
+    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        value = int(value.strip())
+    if isinstance(value, bool) or not isinstance(value, int):
+        errors.add(name, msg("Enter a whole number."))
+        return None
+    if not low <= value <= high:
+        errors.add(name, msg("Enter a number between {low} and {high}.", low=low, high=high))
+        return None
+    return value
+
+
+def read_choice(
+    raw: Mapping[str, object],
+    key: str,
+    enum: type[E],
+    errors: ErrorCollector,
+    *,
+    default: E | None = None,
+) -> E | None:
+    """One of an enum's values; ``default`` when the key is missing."""
+    value = raw.get(key)
+    if value is None and default is not None:
+        return default
+    if isinstance(value, str) and value in {e.value for e in enum}:
+        return enum(value)
+    errors.add(key, msg("Choose one of: {choices}.", choices=", ".join(e.value for e in enum)))
+    return None
+
+
+def reject_unknown(raw: Mapping[str, object], known: set[str], errors: ErrorCollector) -> None:
+    """Name every key the variant does not understand, so typos do not pass silently."""
+    for key in raw:
+        if key not in known:
+            errors.add(key, msg("Unknown field {key}.", key=key))
