@@ -1,1 +1,115 @@
 """Scorekeeper: score and settlement companion for tarock games at a real table."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+from typing import Any
+
+from flask import Flask, has_request_context, request, session
+from flask_migrate import upgrade
+
+from scorekeeper.extensions import babel, csrf, db, migrate
+
+#: Alembic's scripts, beside the package in the checkout.
+MIGRATIONS = Path(__file__).resolve().parent.parent / "migrations"
+LANGUAGES = ("de", "en")
+
+
+def create_app(
+    test_config: dict[str, Any] | None = None, instance_path: str | None = None
+) -> Flask:
+    """Build the app: defaults, ``instance/config.py``, ``SCOREKEEPER_*`` env, test config.
+
+    The database is brought to the current schema on start, so nobody migrates by hand.
+    """
+    app = Flask(
+        __name__,
+        instance_path=instance_path,
+        instance_relative_config=True,
+        template_folder="../templates",
+        static_folder="../static",
+    )
+    os.makedirs(app.instance_path, exist_ok=True)
+    app.config.from_mapping(
+        DATABASE_URL="sqlite:///" + os.path.join(app.instance_path, "scorekeeper.sqlite"),
+        SQLALCHEMY_ENGINE_OPTIONS={},
+        AUTO_MIGRATE=True,
+        JSON_SORT_KEYS=False,
+        BABEL_TRANSLATION_DIRECTORIES=str(Path(__file__).parent / "translations"),
+    )
+    app.config.from_pyfile("config.py", silent=True)
+    app.config.from_prefixed_env("SCOREKEEPER")
+    if test_config:
+        app.config.update(test_config)
+    app.config["SQLALCHEMY_DATABASE_URI"] = app.config["DATABASE_URL"]
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = instance_secret(Path(app.instance_path))
+    app.json.sort_keys = False  # type: ignore[attr-defined]
+
+    register_extensions(app)
+    register_blueprints(app)
+    register_filters(app)
+    register_commands(app)
+    if app.config["AUTO_MIGRATE"]:
+        with app.app_context():
+            upgrade(directory=str(MIGRATIONS))
+    return app
+
+
+def instance_secret(instance: Path) -> str:
+    """The secret key kept in the instance folder, generated on the first start."""
+    path = instance / "secret_key"
+    if not path.exists():
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as handle:
+            handle.write(secrets.token_hex(32))
+    return path.read_text().strip()
+
+
+def select_locale() -> str | None:
+    """The language chosen on the page (remembered), else the browser's, else English."""
+    if not has_request_context():
+        return None
+    chosen = session.get("lang") if not request.path.startswith("/api/") else None
+    if chosen in LANGUAGES:
+        return str(chosen)
+    return request.accept_languages.best_match(LANGUAGES, default="en")
+
+
+def register_extensions(app: Flask) -> None:
+    """Bind the extensions to this app."""
+    db.init_app(app)
+    migrate.init_app(app, db, directory=str(MIGRATIONS), render_as_batch=True)
+    babel.init_app(app, locale_selector=select_locale)
+    csrf.init_app(app)
+    if app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite"):
+        from scorekeeper.sqlite import enable_foreign_keys
+
+        with app.app_context():
+            enable_foreign_keys(db.engine)
+
+
+def register_blueprints(app: Flask) -> None:
+    """The JSON API and the pages."""
+    from scorekeeper.blueprints import api, errors, evenings
+
+    app.register_blueprint(api.bp)
+    csrf.exempt(api.bp)
+    app.register_blueprint(evenings.bp)
+    errors.register(app)
+
+
+def register_filters(app: Flask) -> None:
+    """Jinja filters for amounts and money."""
+    from scorekeeper import filters
+
+    filters.register(app)
+
+
+def register_commands(app: Flask) -> None:
+    """Click commands (``flask --app scorekeeper ...``)."""
+    from scorekeeper import cli
+
+    cli.register(app)

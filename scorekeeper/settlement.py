@@ -185,34 +185,57 @@ def pairwise_exact(
     Key ``(a, b)`` is what ``a`` received from ``b`` net; only one order of each pair
     is kept, the one with a positive amount. Whatever is still in a common account at
     the end is owed to that account by whoever put it in.
-    """
-    received: dict[tuple[str, str], Fraction] = {}
-    put_in: dict[str, dict[str, Fraction]] = {account: {} for account in common}
 
-    def book(receiver: str, payer: str, amount: Fraction) -> None:
+    Amounts stay integers until a common account pays out: a long evening has thousands
+    of transfers, and fractions are only needed for the shares of a pot.
+    """
+    flows: dict[tuple[str, str], Fraction | int] = {}
+    put_in: dict[str, dict[str, Fraction | int]] = {account: {} for account in common}
+    # Paid out of each account since money last went in: the payers' proportions do not
+    # change while an account pays out, so their amounts are scaled down only when needed.
+    drained: dict[str, int] = dict.fromkeys(common, 0)
+
+    def book(receiver: str, payer: str, amount: Fraction | int) -> None:
         if receiver != payer and amount:
-            received[(receiver, payer)] = received.get((receiver, payer), Fraction(0)) + amount
-            received[(payer, receiver)] = received.get((payer, receiver), Fraction(0)) - amount
+            flows[(receiver, payer)] = flows.get((receiver, payer), 0) + amount
+
+    def left_in(account: str) -> dict[str, Fraction | int]:
+        """The payers' amounts still in ``account``, after what it paid out."""
+        payers = put_in[account]
+        if drained[account]:
+            total = sum(payers.values())
+            payers = {
+                p: Fraction(paid * (total - drained[account]), total) for p, paid in payers.items()
+            }
+            put_in[account], drained[account] = payers, 0
+        return payers
 
     lines = [line for hand in ledger.hands for line in hand.score.lines] + list(closing)
     for line in lines:
         for t in line.transfers:
             if t.target in put_in:
-                payers = put_in[t.target]
-                payers[t.source] = payers.get(t.source, Fraction(0)) + t.amount
+                payers = left_in(t.target)
+                payers[t.source] = payers.get(t.source, 0) + t.amount
             elif t.source in put_in:
                 payers = put_in[t.source]
-                total = sum(payers.values(), Fraction(0))
-                for payer, paid in list(payers.items()):
-                    part = t.amount * paid / total
-                    book(t.target, payer, part)
-                    payers[payer] = paid - part
+                total = sum(payers.values())
+                for payer, paid in payers.items():
+                    book(t.target, payer, Fraction(t.amount * paid, total))
+                drained[t.source] += t.amount
+                if drained[t.source] == total:
+                    payers.clear()
+                    drained[t.source] = 0
             else:
-                book(t.target, t.source, Fraction(t.amount))
-    for account, payers in put_in.items():
-        for payer, paid in payers.items():
+                book(t.target, t.source, t.amount)
+    for account in common:
+        for payer, paid in left_in(account).items():
             book(account, payer, paid)
-    return {k: v for k, v in received.items() if v > 0}
+    out: dict[tuple[str, str], Fraction] = {}
+    for (a, b), amount in flows.items():
+        net = amount - flows.get((b, a), 0)
+        if net > 0:
+            out[(a, b)] = Fraction(net)
+    return out
 
 
 def round_pairwise(

@@ -32,7 +32,8 @@ class Message:
     def render(self, translate: Any = None) -> str:
         """Return the sentence, translated by ``translate(msgid)`` when one is given."""
         template = translate(self.text) if translate is not None else self.text
-        return str(template).format(**dict(self.params))
+        params = {k: v.render(translate) if isinstance(v, Message) else v for k, v in self.params}
+        return str(template).format(**params)
 
 
 def msg(text: str, **params: object) -> Message:

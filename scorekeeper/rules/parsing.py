@@ -6,6 +6,7 @@ answer names every field that needs fixing.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from enum import StrEnum
 from typing import TypeVar
@@ -13,6 +14,12 @@ from typing import TypeVar
 from scorekeeper.rules.base import ErrorCollector, Table, msg
 
 E = TypeVar("E", bound=StrEnum)
+
+#: A whole number as typed into a form: ASCII digits only, since ``int()`` refuses "²" and
+#: "--5", which ``str.isdigit`` lets through.
+_WHOLE_NUMBER = re.compile(r"-?[0-9]+")
+#: Longer digit strings are out of every range here, and ``int()`` refuses very long ones.
+_MAX_DIGITS = 18
 
 
 def find_player(name: object, table: Table) -> str | None:
@@ -52,13 +59,17 @@ def read_int(
     """A whole number between ``low`` and ``high``; JSON booleans are not numbers here."""
     name = field_name or key
     value = raw.get(key)
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
-        value = int(value.strip())
+    out_of_range = msg("Enter a number between {low} and {high}.", low=low, high=high)
+    if isinstance(value, str) and _WHOLE_NUMBER.fullmatch(text := value.strip()):
+        if len(text.lstrip("-")) > _MAX_DIGITS:
+            errors.add(name, out_of_range)
+            return None
+        value = int(text)
     if isinstance(value, bool) or not isinstance(value, int):
         errors.add(name, msg("Enter a whole number."))
         return None
     if not low <= value <= high:
-        errors.add(name, msg("Enter a number between {low} and {high}.", low=low, high=high))
+        errors.add(name, out_of_range)
         return None
     return value
 
@@ -75,8 +86,11 @@ def read_choice(
     value = raw.get(key)
     if value is None and default is not None:
         return default
-    if isinstance(value, str) and value in {e.value for e in enum}:
-        return enum(value)
+    if isinstance(value, str):
+        try:
+            return enum(value)
+        except ValueError:
+            pass
     errors.add(key, msg("Choose one of: {choices}.", choices=", ".join(e.value for e in enum)))
     return None
 

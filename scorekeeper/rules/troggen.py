@@ -268,7 +268,7 @@ class Troggen(Variant):
                 ),
             )
         kulanz = 0
-        if raw.get("kulanz") not in (None, 0):
+        if raw.get("kulanz") is not None:
             kulanz = read_int(raw, "kulanz", errors, low=0, high=10**6) or 0
             if kulanz and partner is None:
                 errors.add("kulanz", msg("Kulanz goes to the partner, and this hand has none."))
@@ -320,6 +320,9 @@ class Troggen(Variant):
             player = find_player(name, table)
             if player is None:
                 errors.add("points", msg("{name} is not at the table.", name=str(name)))
+                continue
+            if player in named:
+                errors.add("points", msg("{name} is given more than once.", name=player))
                 continue
             named.add(player)
             number = read_int(

@@ -1,0 +1,1 @@
+"""One blueprint module per resource."""

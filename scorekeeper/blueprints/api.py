@@ -1,0 +1,268 @@
+"""The JSON API (``/api/v1``), as api.md specifies it.
+
+Views stay thin: read the body, call one operation, serialise, commit once. Errors become
+the shapes of api.md in ``blueprints/errors.py``; a refused request is rolled back whole.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from flask import Blueprint, Response, abort, jsonify, request, url_for
+from flask_babel import gettext
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+
+from scorekeeper import operations, serialize
+from scorekeeper.extensions import db
+from scorekeeper.models import Evening, IdempotentResponse
+from scorekeeper.openapi import spec
+from scorekeeper.operations import EveningView, StaleVersionError
+
+bp = Blueprint("api", __name__, url_prefix="/api/v1")
+
+MAX_KEY_LENGTH = 200
+#: How often a write is tried again after losing a race on a unique constraint.
+ATTEMPTS = 3
+
+
+class BadJSONError(Exception):
+    """The body is not JSON at all (400)."""
+
+
+def body() -> Any:
+    """The request's JSON body; an empty body is an empty object."""
+    if not request.get_data(cache=True):
+        return {}
+    data = request.get_json(force=True, silent=True)
+    if data is None:
+        raise BadJSONError
+    return data
+
+
+def load(evening_id: int) -> Evening:
+    """The evening or 404."""
+    evening = operations.get_evening(evening_id)
+    if evening is None:
+        abort(404, description=gettext("There is no evening %(id)s.", id=evening_id))
+    return evening
+
+
+Handler = Callable[[], tuple[dict[str, Any], int, str | None]]
+
+
+def idempotent(scope: str, handler: Handler) -> Response:
+    """Run ``handler`` once per ``Idempotency-Key``; a repeat gets the first answer back."""
+    key = request.headers.get("Idempotency-Key")
+    if key is not None and len(key) > MAX_KEY_LENGTH:
+        abort(400, description=gettext("The Idempotency-Key is too long."))
+    if key:
+        stored = db.session.scalars(
+            select(IdempotentResponse).where(
+                IdempotentResponse.scope == scope, IdempotentResponse.key == key
+            )
+        ).first()
+        if stored is not None:
+            return reply(stored.body, stored.status, stored.location)
+    for attempt in range(ATTEMPTS):
+        data, status, location = handler()
+        if key:
+            db.session.add(
+                IdempotentResponse(
+                    scope=scope, key=key, status=status, body=data, location=location
+                )
+            )
+        try:
+            db.session.commit()
+        except IntegrityError:
+            # A second tablet took the same hand number, or sent the same key, at the same
+            # moment: start again from what is stored now.
+            db.session.rollback()
+            if attempt == ATTEMPTS - 1:
+                raise
+            if key:
+                stored = db.session.scalars(
+                    select(IdempotentResponse).where(
+                        IdempotentResponse.scope == scope, IdempotentResponse.key == key
+                    )
+                ).first()
+                if stored is not None:
+                    return reply(stored.body, stored.status, stored.location)
+            continue
+        break
+    return reply(data, status, location)
+
+
+def reply(data: dict[str, Any], status: int, location: str | None = None) -> Response:
+    """A JSON response with an optional ``Location``."""
+    response = jsonify(data)
+    response.status_code = status
+    if location:
+        response.headers["Location"] = location
+    return response
+
+
+@bp.get("/openapi.json")
+def openapi() -> Response:
+    """The API described as OpenAPI 3.1."""
+    return jsonify(spec())
+
+
+@bp.get("/evenings")
+def index() -> Response:
+    """All evenings, newest first."""
+    evenings = db.session.scalars(select(Evening).order_by(Evening.id.desc())).all()
+    return jsonify({"evenings": [serialize.evening_summary(operations.view(e)) for e in evenings]})
+
+
+@bp.post("/evenings")
+def create() -> Response:
+    """Create an evening."""
+
+    def handler() -> tuple[dict[str, Any], int, str | None]:
+        evening = operations.create_evening(body(), source="api")
+        data = serialize.evening_json(operations.view(evening))
+        return data, 201, url_for("api.show", evening_id=evening.id)
+
+    return idempotent("evenings", handler)
+
+
+@bp.get("/evenings/<int:evening_id>")
+def show(evening_id: int) -> Response:
+    """An evening with its ledger."""
+    return jsonify(serialize.evening_json(operations.view(load(evening_id))))
+
+
+@bp.patch("/evenings/<int:evening_id>")
+def update(evening_id: int) -> Response:
+    """Correct an evening's settings, with the version read."""
+    evening = load(evening_id)
+    try:
+        operations.correct_evening(evening, body(), source="api")
+    except StaleVersionError:
+        db.session.rollback()
+        return reply(serialize.evening_json(operations.view(load(evening_id))), 409)
+    data = serialize.evening_json(operations.view(evening))
+    db.session.commit()
+    return jsonify(data)
+
+
+@bp.get("/evenings/<int:evening_id>/revisions")
+def evening_revisions(evening_id: int) -> Response:
+    """The settings of the evening at every version, oldest first."""
+    evening = load(evening_id)
+    return jsonify(
+        {
+            "revisions": [
+                {
+                    "version": r.version,
+                    "settings": r.settings,
+                    "at": r.at.isoformat().replace("+00:00", "Z"),
+                    "source": r.source,
+                }
+                for r in evening.revisions
+            ]
+        }
+    )
+
+
+@bp.post("/evenings/<int:evening_id>/seating")
+def seating(evening_id: int) -> Response:
+    """Change the table from the next hand on."""
+    evening = load(evening_id)
+
+    def handler() -> tuple[dict[str, Any], int, str | None]:
+        operations.change_seating(evening, body(), source="api")
+        return serialize.evening_json(operations.view(evening)), 200, None
+
+    return idempotent(f"evening:{evening_id}", handler)
+
+
+def hand_reply(current: EveningView, number: int) -> dict[str, Any]:
+    """A hand with the evening's balances after it was recorded."""
+    result = next(r for r in current.ledger.hands if r.record.number == number)
+    hand = operations.find_hand(current.evening, number)
+    return {
+        "hand": serialize.hand_json(current, result, hand),
+        "balances": {p: current.ledger.balances.get(p, 0) for p in current.all_players},
+        **current.ledger.common,
+        "next_dealer": current.next_table.dealer,
+    }
+
+
+@bp.post("/evenings/<int:evening_id>/hands")
+def record_hand(evening_id: int) -> Response:
+    """Record the next hand."""
+    evening = load(evening_id)
+
+    def handler() -> tuple[dict[str, Any], int, str | None]:
+        hand = operations.record_hand(evening, body(), source="api")
+        data = hand_reply(operations.view(evening), hand.number)
+        location = url_for("api.show_hand", evening_id=evening_id, number=hand.number)
+        return data, 201, location
+
+    return idempotent(f"evening:{evening_id}", handler)
+
+
+def find_or_404(evening: Evening, number: int) -> None:
+    """404 unless the evening has a hand with that number."""
+    if not any(h.number == number for h in evening.hands):
+        abort(404, description=gettext("There is no hand %(n)s in this evening.", n=number))
+
+
+@bp.get("/evenings/<int:evening_id>/hands/<int:number>")
+def show_hand(evening_id: int, number: int) -> Response:
+    """One hand as the evening shows it."""
+    evening = load(evening_id)
+    find_or_404(evening, number)
+    return jsonify(hand_reply(operations.view(evening), number)["hand"])
+
+
+@bp.put("/evenings/<int:evening_id>/hands/<int:number>")
+def replace_hand(evening_id: int, number: int) -> Response:
+    """Replace a hand's facts, with the version read."""
+    evening = load(evening_id)
+    find_or_404(evening, number)
+    try:
+        operations.replace_hand(evening, number, body(), source="api")
+    except StaleVersionError:
+        db.session.rollback()
+        evening = load(evening_id)
+        return reply(hand_reply(operations.view(evening), number)["hand"], 409)
+    data = hand_reply(operations.view(evening), number)["hand"]
+    db.session.commit()
+    return jsonify(data)
+
+
+@bp.delete("/evenings/<int:evening_id>/hands/<int:number>")
+def void_hand(evening_id: int, number: int) -> Response:
+    """Void a hand with a reason."""
+    evening = load(evening_id)
+    find_or_404(evening, number)
+    try:
+        operations.void_hand(evening, number, body(), source="api")
+    except StaleVersionError:
+        db.session.rollback()
+        evening = load(evening_id)
+        return reply(hand_reply(operations.view(evening), number)["hand"], 409)
+    data = hand_reply(operations.view(evening), number)["hand"]
+    db.session.commit()
+    return jsonify(data)
+
+
+@bp.get("/evenings/<int:evening_id>/hands/<int:number>/revisions")
+def hand_revisions(evening_id: int, number: int) -> Response:
+    """Every version of a hand, oldest first, the void included."""
+    evening = load(evening_id)
+    find_or_404(evening, number)
+    hand = operations.find_hand(evening, number)
+    return jsonify({"revisions": [serialize.revision_json(r) for r in hand.revisions]})
+
+
+@bp.get("/evenings/<int:evening_id>/settlement")
+def settlement(evening_id: int) -> Response:
+    """The end of the evening in money; ``end_pot`` tries another end rule."""
+    current = operations.view(load(evening_id))
+    rule = operations.read_end_rule(current, request.args.get("end_pot"))
+    return jsonify(serialize.settlement_json(current, current.settlement(rule)))

@@ -1,0 +1,78 @@
+"""Errors as JSON under ``/api/`` (api.md "Errors") and as pages elsewhere.
+
+Every refused request is rolled back, so it changes nothing; nothing ever answers with a
+bare 500 traceback.
+"""
+
+from __future__ import annotations
+
+from flask import Flask, Response, jsonify, render_template, request
+from flask_babel import gettext
+from werkzeug.exceptions import HTTPException
+
+from scorekeeper import serialize
+from scorekeeper.blueprints.api import BadJSONError
+from scorekeeper.extensions import db
+from scorekeeper.operations import AlreadyVoidError, NotFoundError
+from scorekeeper.rules.base import ImplausibleHandError, InvalidInputError
+
+
+def wants_json() -> bool:
+    """API requests get JSON errors; pages get HTML."""
+    return request.path.startswith("/api/")
+
+
+def json_error(status: int, field: str, message: str) -> Response:
+    """The API's error shape with one message."""
+    response = jsonify({"errors": {field: [message]}})
+    response.status_code = status
+    return response
+
+
+def register(app: Flask) -> None:
+    """Install the handlers on the app."""
+
+    @app.errorhandler(InvalidInputError)
+    def invalid(error: InvalidInputError) -> tuple[Response, int] | tuple[str, int]:
+        db.session.rollback()
+        return jsonify({"errors": serialize.errors_json(error.errors)}), 422
+
+    @app.errorhandler(ImplausibleHandError)
+    def implausible(error: ImplausibleHandError) -> tuple[Response, int]:
+        db.session.rollback()
+        return jsonify({"warnings": serialize.errors_json(error.warnings)}), 422
+
+    @app.errorhandler(BadJSONError)
+    def bad_json(_error: BadJSONError) -> Response:
+        db.session.rollback()
+        return json_error(400, "body", gettext("The body is not valid JSON."))
+
+    @app.errorhandler(NotFoundError)
+    def no_hand(error: NotFoundError) -> Response:
+        db.session.rollback()
+        return json_error(404, "number", gettext("There is no hand %(n)s.", n=error.args[0]))
+
+    @app.errorhandler(AlreadyVoidError)
+    def already_void(error: AlreadyVoidError) -> Response:
+        db.session.rollback()
+        return json_error(409, "number", gettext("Hand %(n)s is voided already.", n=error.args[0]))
+
+    @app.errorhandler(HTTPException)
+    def http_error(error: HTTPException) -> Response | tuple[str, int]:
+        db.session.rollback()
+        status = error.code or 500
+        if wants_json():
+            return json_error(status, "request", error.description or error.name)
+        return render_template("errors/error.html", error=error), status
+
+    @app.errorhandler(Exception)
+    def unexpected(error: Exception) -> Response | tuple[str, int]:
+        db.session.rollback()
+        app.logger.exception("unexpected error", exc_info=error)
+        message = gettext("Something went wrong on our side; nothing was changed.")
+        if wants_json():
+            return json_error(500, "server", message)
+        try:
+            return render_template("errors/500.html", message=message), 500
+        except Exception:  # the page itself failed: plain words still reach the table
+            return message, 500

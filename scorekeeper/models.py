@@ -1,0 +1,192 @@
+"""What is stored: players, evenings, seatings and the facts of each hand, with revisions.
+
+Nothing derived (balances, the pot, payments) is stored; the ledger replays the facts.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime
+from typing import Any
+
+from sqlalchemy import JSON, CheckConstraint, ForeignKey, String, Text, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+from sqlalchemy.types import DateTime, TypeDecorator
+
+from scorekeeper.extensions import db
+
+
+def utcnow() -> datetime:
+    """The current time, timezone-aware in UTC."""
+    return datetime.now(UTC)
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """Stores UTC timestamps and always hands back timezone-aware values (SQLite drops tz)."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Any) -> datetime | None:
+        """Normalise to UTC before storing."""
+        return value.astimezone(UTC) if value is not None else None
+
+    def process_result_value(self, value: datetime | None, dialect: Any) -> datetime | None:
+        """Re-attach UTC where the database returned a naive value."""
+        if value is not None and value.tzinfo is None:
+            return value.replace(tzinfo=UTC)
+        return value
+
+
+class Player(db.Model):  # type: ignore[name-defined,misc]
+    """A person who has played; names are suggested again in later evenings."""
+
+    __tablename__ = "player"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(80), nullable=False)
+    #: The name folded for comparison: one player per name, whatever its case.
+    name_key: Mapped[str] = mapped_column(String(80), nullable=False, unique=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, nullable=False, default=utcnow)
+
+
+class Evening(db.Model):  # type: ignore[name-defined,misc]
+    """One evening at one table: the game, its house rules and the seating history."""
+
+    __tablename__ = "evening"
+    __table_args__ = (CheckConstraint("version >= 1", name="version_positive"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game: Mapped[str] = mapped_column(String(40), nullable=False)
+    variant: Mapped[str] = mapped_column(String(40), nullable=False)
+    title: Mapped[str] = mapped_column(String(200), nullable=False, default="")
+    place: Mapped[str] = mapped_column(String(200), nullable=False, default="")
+    date: Mapped[date | None] = mapped_column(nullable=True)
+    #: The complete set of house rules (every key present), as strings.
+    options: Mapped[dict[str, str]] = mapped_column(JSON, nullable=False)
+    #: Bumped on every settings correction, for the stale-edit check.
+    version: Mapped[int] = mapped_column(nullable=False, default=1)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, nullable=False, default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, nullable=False, default=utcnow)
+
+    seatings: Mapped[list[Seating]] = relationship(
+        back_populates="evening", order_by="(Seating.from_hand, Seating.id)"
+    )
+    hands: Mapped[list[Hand]] = relationship(back_populates="evening", order_by="Hand.number")
+    revisions: Mapped[list[EveningRevision]] = relationship(
+        back_populates="evening", order_by="EveningRevision.version"
+    )
+
+
+class EveningRevision(db.Model):  # type: ignore[name-defined,misc]
+    """The settings of an evening as they were at one version."""
+
+    __tablename__ = "evening_revision"
+    __table_args__ = (UniqueConstraint("evening_id", "version"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    evening_id: Mapped[int] = mapped_column(ForeignKey("evening.id"), nullable=False)
+    version: Mapped[int] = mapped_column(nullable=False)
+    settings: Mapped[dict[str, Any]] = mapped_column(JSON, nullable=False)
+    at: Mapped[datetime] = mapped_column(UTCDateTime, nullable=False, default=utcnow)
+    #: Where the change came from ("api", "page"...), for the history.
+    source: Mapped[str] = mapped_column(String(40), nullable=False, default="")
+
+    evening: Mapped[Evening] = relationship(back_populates="revisions")
+
+
+class Seating(db.Model):  # type: ignore[name-defined,misc]
+    """The table from hand ``from_hand`` on; earlier hands keep the table they had."""
+
+    __tablename__ = "seating"
+    __table_args__ = (CheckConstraint("from_hand >= 1", name="from_hand_positive"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    evening_id: Mapped[int] = mapped_column(ForeignKey("evening.id"), nullable=False)
+    from_hand: Mapped[int] = mapped_column(nullable=False)
+    #: Who deals hand ``from_hand``, when the table said so (else the rotation decides).
+    dealer_id: Mapped[int | None] = mapped_column(ForeignKey("player.id"), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, nullable=False, default=utcnow)
+
+    evening: Mapped[Evening] = relationship(back_populates="seatings")
+    dealer: Mapped[Player | None] = relationship()
+    seats: Mapped[list[Seat]] = relationship(order_by="Seat.position", cascade="all")
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The players in playing order."""
+        return tuple(seat.player.name for seat in self.seats)
+
+
+class Seat(db.Model):  # type: ignore[name-defined,misc]
+    """One chair of a seating, in playing order (counter-clockwise)."""
+
+    __tablename__ = "seat"
+    __table_args__ = (UniqueConstraint("seating_id", "player_id"),)
+
+    seating_id: Mapped[int] = mapped_column(ForeignKey("seating.id"), primary_key=True)
+    position: Mapped[int] = mapped_column(primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id"), nullable=False)
+
+    player: Mapped[Player] = relationship()
+
+
+class Hand(db.Model):  # type: ignore[name-defined,misc]
+    """A hand as said at the table: its facts (``input``), dealer and current version."""
+
+    __tablename__ = "hand"
+    __table_args__ = (
+        UniqueConstraint("evening_id", "number"),
+        CheckConstraint("number >= 1", name="number_positive"),
+        CheckConstraint("version >= 1", name="version_positive"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    evening_id: Mapped[int] = mapped_column(ForeignKey("evening.id"), nullable=False)
+    number: Mapped[int] = mapped_column(nullable=False)
+    dealer_id: Mapped[int] = mapped_column(ForeignKey("player.id"), nullable=False)
+    #: The facts as the variant normalised them (player names as seated).
+    input: Mapped[dict[str, Any]] = mapped_column(JSON, nullable=False)
+    version: Mapped[int] = mapped_column(nullable=False, default=1)
+    #: Set when the hand was voided: it then stays in the record with no effect.
+    void_reason: Mapped[str | None] = mapped_column(Text, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, nullable=False, default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, nullable=False, default=utcnow)
+
+    evening: Mapped[Evening] = relationship(back_populates="hands")
+    dealer: Mapped[Player] = relationship()
+    revisions: Mapped[list[HandRevision]] = relationship(
+        back_populates="hand", order_by="HandRevision.version"
+    )
+
+
+class HandRevision(db.Model):  # type: ignore[name-defined,misc]
+    """A hand as it was at one version; a void is a revision too."""
+
+    __tablename__ = "hand_revision"
+    __table_args__ = (UniqueConstraint("hand_id", "version"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    hand_id: Mapped[int] = mapped_column(ForeignKey("hand.id"), nullable=False)
+    version: Mapped[int] = mapped_column(nullable=False)
+    input: Mapped[dict[str, Any]] = mapped_column(JSON, nullable=False)
+    void_reason: Mapped[str | None] = mapped_column(Text, nullable=True)
+    at: Mapped[datetime] = mapped_column(UTCDateTime, nullable=False, default=utcnow)
+    source: Mapped[str] = mapped_column(String(40), nullable=False, default="")
+
+    hand: Mapped[Hand] = relationship(back_populates="revisions")
+
+
+class IdempotentResponse(db.Model):  # type: ignore[name-defined,misc]
+    """The answer given to a request with an ``Idempotency-Key``, replayed on a repeat."""
+
+    __tablename__ = "idempotent_response"
+    __table_args__ = (UniqueConstraint("scope", "key"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    #: What the key is unique within: an evening ("evening:7") or the evening list.
+    scope: Mapped[str] = mapped_column(String(40), nullable=False)
+    key: Mapped[str] = mapped_column(String(200), nullable=False)
+    status: Mapped[int] = mapped_column(nullable=False)
+    body: Mapped[dict[str, Any]] = mapped_column(JSON, nullable=False)
+    location: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, nullable=False, default=utcnow)

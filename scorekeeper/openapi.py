@@ -1,0 +1,202 @@
+"""The JSON API described as OpenAPI 3.1, served at ``/api/v1/openapi.json``.
+
+Bodies of hands differ per game (api.md "Hands"); they are described loosely here and
+validated by each variant, which answers 422 with a message per field.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from scorekeeper.rules import VARIANTS
+
+
+def _ref(name: str) -> dict[str, str]:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _json(schema: dict[str, Any], description: str) -> dict[str, Any]:
+    return {"description": description, "content": {"application/json": {"schema": schema}}}
+
+
+ERRORS = {
+    "400": _json(_ref("Errors"), "The body is not valid JSON."),
+    "404": _json(_ref("Errors"), "No such evening or hand."),
+    "422": _json(_ref("Errors"), "Impossible input (errors) or input to confirm (warnings)."),
+}
+
+EVENING_ID = {"name": "evening_id", "in": "path", "required": True, "schema": {"type": "integer"}}
+NUMBER = {"name": "number", "in": "path", "required": True, "schema": {"type": "integer"}}
+IDEMPOTENCY = {
+    "name": "Idempotency-Key",
+    "in": "header",
+    "required": False,
+    "schema": {"type": "string", "maxLength": 200},
+    "description": "A repeat of a key already used answers as the first request did.",
+}
+
+
+def spec() -> dict[str, Any]:
+    """The OpenAPI document."""
+    games = sorted({game for game, _ in VARIANTS})
+    variants = sorted({key for _, key in VARIANTS})
+    body = {"required": True, "content": {"application/json": {"schema": {"type": "object"}}}}
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "Scorekeeper API", "version": "1"},
+        "paths": {
+            "/api/v1/evenings": {
+                "get": {
+                    "summary": "List evenings, newest first",
+                    "responses": {"200": _json({"type": "object"}, "The evenings.")},
+                },
+                "post": {
+                    "summary": "Create an evening",
+                    "parameters": [IDEMPOTENCY],
+                    "requestBody": {
+                        "required": True,
+                        "content": {"application/json": {"schema": _ref("NewEvening")}},
+                    },
+                    "responses": {"201": _json(_ref("Evening"), "The evening."), **ERRORS},
+                },
+            },
+            "/api/v1/evenings/{evening_id}": {
+                "parameters": [EVENING_ID],
+                "get": {
+                    "summary": "An evening with its ledger",
+                    "responses": {"200": _json(_ref("Evening"), "The evening."), **ERRORS},
+                },
+                "patch": {
+                    "summary": "Correct settings (title, place, date, first_dealer, options)",
+                    "requestBody": body,
+                    "responses": {
+                        "200": _json(_ref("Evening"), "The evening."),
+                        "409": _json(_ref("Evening"), "Stale version."),
+                        **ERRORS,
+                    },
+                },
+            },
+            "/api/v1/evenings/{evening_id}/revisions": {
+                "parameters": [EVENING_ID],
+                "get": {
+                    "summary": "Settings at every version",
+                    "responses": {"200": _json({"type": "object"}, "Revisions."), **ERRORS},
+                },
+            },
+            "/api/v1/evenings/{evening_id}/seating": {
+                "parameters": [EVENING_ID],
+                "post": {
+                    "summary": "Change the table from the next hand on",
+                    "parameters": [IDEMPOTENCY],
+                    "requestBody": body,
+                    "responses": {"200": _json(_ref("Evening"), "The evening."), **ERRORS},
+                },
+            },
+            "/api/v1/evenings/{evening_id}/hands": {
+                "parameters": [EVENING_ID],
+                "post": {
+                    "summary": "Record the next hand",
+                    "parameters": [IDEMPOTENCY],
+                    "requestBody": body,
+                    "responses": {"201": _json({"type": "object"}, "The hand."), **ERRORS},
+                },
+            },
+            "/api/v1/evenings/{evening_id}/hands/{number}": {
+                "parameters": [EVENING_ID, NUMBER],
+                "get": {
+                    "summary": "One hand",
+                    "responses": {"200": _json(_ref("Hand"), "The hand."), **ERRORS},
+                },
+                "put": {
+                    "summary": "Replace a hand's facts (with version)",
+                    "requestBody": body,
+                    "responses": {
+                        "200": _json(_ref("Hand"), "The hand."),
+                        "409": _json(_ref("Hand"), "Stale version."),
+                        **ERRORS,
+                    },
+                },
+                "delete": {
+                    "summary": "Void a hand with a reason",
+                    "requestBody": body,
+                    "responses": {
+                        "200": _json(_ref("Hand"), "The voided hand."),
+                        "409": _json(_ref("Errors"), "Voided already."),
+                        **ERRORS,
+                    },
+                },
+            },
+            "/api/v1/evenings/{evening_id}/hands/{number}/revisions": {
+                "parameters": [EVENING_ID, NUMBER],
+                "get": {
+                    "summary": "Every version of a hand, oldest first",
+                    "responses": {"200": _json({"type": "object"}, "Revisions."), **ERRORS},
+                },
+            },
+            "/api/v1/evenings/{evening_id}/settlement": {
+                "parameters": [
+                    EVENING_ID,
+                    {
+                        "name": "end_pot",
+                        "in": "query",
+                        "required": False,
+                        "schema": {"enum": ["split", "refund", "carry"]},
+                    },
+                ],
+                "get": {
+                    "summary": "Nets, transfers and the pairwise table",
+                    "responses": {"200": _json({"type": "object"}, "Settlement."), **ERRORS},
+                },
+            },
+        },
+        "components": {
+            "schemas": {
+                "Errors": {
+                    "type": "object",
+                    "properties": {
+                        "errors": {
+                            "type": "object",
+                            "additionalProperties": {"type": "array", "items": {"type": "string"}},
+                        },
+                        "warnings": {"type": "object"},
+                    },
+                },
+                "NewEvening": {
+                    "type": "object",
+                    "required": ["game", "players"],
+                    "additionalProperties": False,
+                    "properties": {
+                        "game": {"enum": games},
+                        "variant": {"enum": variants},
+                        "players": {"type": "array", "items": {"type": "string"}},
+                        "first_dealer": {"type": "string"},
+                        "title": {"type": "string", "maxLength": 200},
+                        "place": {"type": "string", "maxLength": 200},
+                        "date": {"type": "string", "format": "date"},
+                        "options": {"type": "object", "additionalProperties": {"type": "string"}},
+                    },
+                },
+                "Hand": {
+                    "type": "object",
+                    "properties": {
+                        "number": {"type": "integer"},
+                        "dealer": {"type": "string"},
+                        "version": {"type": "integer"},
+                        "input": {"type": "object"},
+                        "deltas": {"type": "object"},
+                        "lines": {"type": "array"},
+                    },
+                },
+                "Evening": {
+                    "type": "object",
+                    "properties": {
+                        "id": {"type": "integer"},
+                        "game": {"type": "string"},
+                        "players": {"type": "array", "items": {"type": "string"}},
+                        "hands": {"type": "array", "items": _ref("Hand")},
+                        "balances": {"type": "object"},
+                    },
+                },
+            }
+        },
+    }

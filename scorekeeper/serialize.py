@@ -1,0 +1,128 @@
+"""JSON shapes of api.md, built explicitly from the derived views."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask_babel import gettext
+
+from scorekeeper.ledger import HandResult
+from scorekeeper.models import Hand, HandRevision
+from scorekeeper.money import cents_to_str, exact_to_str
+from scorekeeper.operations import EveningView
+from scorekeeper.rules.base import Message
+from scorekeeper.settlement import Payment, Settlement
+
+
+def text(message: Message) -> str:
+    """A core message in the request's language."""
+    return message.render(gettext)
+
+
+def errors_json(errors: dict[str, tuple[Message, ...]]) -> dict[str, list[str]]:
+    """Per-field messages in the request's language."""
+    return {field: [text(m) for m in messages] for field, messages in errors.items()}
+
+
+def hand_json(current: EveningView, result: HandResult, hand: Hand) -> dict[str, Any]:
+    """One hand as the evening shows it."""
+    table = result.record.table
+    out: dict[str, Any] = {
+        "number": hand.number,
+        "dealer": table.dealer,
+        "forehand": table.forehand,
+        "players": list(table.players),
+        "version": hand.version,
+        "input": hand.input,
+        "deltas": result.deltas,
+        **result.common,
+        "lines": [
+            {"label": text(line.label), "amounts": line.amounts()} for line in result.score.lines
+        ],
+    }
+    if hand.void_reason is not None:
+        out["void"] = {"reason": hand.void_reason}
+    return out
+
+
+def evening_json(current: EveningView) -> dict[str, Any]:
+    """The evening with its ledger (``GET /api/v1/evenings/{id}``)."""
+    evening = current.evening
+    hands = {h.number: h for h in evening.hands}
+    return {
+        "id": evening.id,
+        "game": evening.game,
+        "variant": evening.variant,
+        "title": evening.title,
+        "place": evening.place,
+        "date": evening.date.isoformat() if evening.date else None,
+        "version": evening.version,
+        "players": list(current.players),
+        "all_players": list(current.all_players),
+        "options": evening.options,
+        "hands": [hand_json(current, r, hands[r.record.number]) for r in current.ledger.hands],
+        "balances": {p: current.ledger.balances.get(p, 0) for p in current.all_players},
+        **current.ledger.common,
+        "next_dealer": current.next_table.dealer,
+        "next_forehand": current.next_table.forehand,
+    }
+
+
+def evening_summary(current: EveningView) -> dict[str, Any]:
+    """An evening in the list."""
+    evening = current.evening
+    return {
+        "id": evening.id,
+        "game": evening.game,
+        "variant": evening.variant,
+        "title": evening.title,
+        "date": evening.date.isoformat() if evening.date else None,
+        "players": list(current.players),
+        "hands": sum(1 for h in evening.hands if h.void_reason is None),
+        "created_at": evening.created_at.isoformat(),
+    }
+
+
+def payments_json(payments: tuple[Payment, ...]) -> list[dict[str, str]]:
+    """Payments with money as decimal strings."""
+    return [{"from": p.source, "to": p.target, "amount": cents_to_str(p.amount)} for p in payments]
+
+
+def settlement_json(current: EveningView, result: Settlement) -> dict[str, Any]:
+    """``GET /api/v1/evenings/{id}/settlement``."""
+    options = current.evening.options
+    order = [p for p in current.all_players if p in result.net]
+    order += [p for p in result.net if p not in order]
+    out: dict[str, Any] = {
+        "currency": options.get("currency"),
+        "unit_value": options.get("unit_value"),
+        "coin": options.get("coin"),
+        "rule": result.rule,
+        "final": {p: result.final[p] for p in order},
+        "net": {p: cents_to_str(result.net[p]) for p in order},
+        "rounding": {p: exact_to_str(v) for p, v in result.rounding.items()},
+        "transfers": payments_json(result.transfers),
+        "pairwise": payments_json(result.pairwise),
+        "closing": [
+            {"label": text(line.label), "amounts": line.amounts()} for line in result.closing
+        ],
+    }
+    for account, held in current.ledger.common.items():
+        shares = {
+            p: a for line in result.closing for p, a in line.amounts().items() if p != account
+        }
+        out[account] = {"jetons": held, "rule": result.rule, "shares": shares}
+    return out
+
+
+def revision_json(revision: HandRevision) -> dict[str, Any]:
+    """One version of a hand."""
+    out: dict[str, Any] = {
+        "version": revision.version,
+        "input": revision.input,
+        "at": revision.at.isoformat().replace("+00:00", "Z"),
+        "source": revision.source,
+    }
+    if revision.void_reason is not None:
+        out["void"] = {"reason": revision.void_reason}
+    return out

@@ -1,0 +1,149 @@
+"""Validation of evening settings and seating, shared by the JSON API and the pages.
+
+Hands are validated by their variant in ``rules/``; what is checked here is generic:
+the game exists, the players are named once each and fit the game, the date is a date.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import date
+
+from scorekeeper.rules import get_variant
+from scorekeeper.rules.base import ErrorCollector, InvalidSettingsError, msg
+from scorekeeper.rules.options import parse_options
+from scorekeeper.rules.variant import Variant
+
+NAME_LENGTH = 80
+TEXT_LENGTH = 200
+
+
+@dataclass(frozen=True, slots=True)
+class EveningSettings:
+    """Validated settings of a new evening."""
+
+    variant: Variant
+    players: tuple[str, ...]
+    first_dealer: str
+    title: str
+    place: str
+    date: date | None
+    options: dict[str, str]
+
+
+def name_key(name: str) -> str:
+    """How names are compared: case and surrounding spaces ignored."""
+    return name.strip().casefold()
+
+
+def read_players(
+    value: object, variant: Variant, errors: ErrorCollector, field: str = "players"
+) -> tuple[str, ...]:
+    """A list of distinct names whose count the game allows."""
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        errors.add(field, msg("List the players' names in playing order."))
+        return ()
+    names = tuple(v.strip() for v in value)
+    seen: set[str] = set()
+    for name in names:
+        if not name:
+            errors.add(field, msg("A player's name is empty."))
+        elif len(name) > NAME_LENGTH:
+            errors.add(field, msg("Names can be at most {n} characters long.", n=NAME_LENGTH))
+        elif name_key(name) in seen:
+            errors.add(field, msg("{name} is listed twice.", name=name))
+        seen.add(name_key(name))
+    if not variant.allows_players(len(names)):
+        errors.add(
+            field,
+            msg(
+                "This game is played by {low} to {high} players, not {n}.",
+                low=variant.min_players,
+                high=variant.max_players,
+                n=len(names),
+            ),
+        )
+    return names
+
+
+def read_member(
+    value: object, players: Sequence[str], errors: ErrorCollector, field: str
+) -> str | None:
+    """One of ``players`` (compared like names are), or None when not given."""
+    if value is None or value == "":
+        return None
+    if isinstance(value, str):
+        for player in players:
+            if name_key(player) == name_key(value):
+                return player
+    errors.add(field, msg("{name} is not at the table.", name=str(value)))
+    return None
+
+
+def read_text(raw: Mapping[str, object], key: str, errors: ErrorCollector) -> str:
+    """An optional short text."""
+    value = raw.get(key)
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        errors.add(key, msg("This must be text."))
+        return ""
+    if len(value.strip()) > TEXT_LENGTH:
+        errors.add(key, msg("This can be at most {n} characters long.", n=TEXT_LENGTH))
+    return value.strip()
+
+
+def read_date(raw: Mapping[str, object], errors: ErrorCollector) -> date | None:
+    """An optional ISO date (2026-11-21)."""
+    value = raw.get("date")
+    if value is None or value == "":
+        return None
+    if isinstance(value, str):
+        try:
+            return date.fromisoformat(value)
+        except ValueError:
+            pass
+    errors.add("date", msg("Write the date as year-month-day, such as 2026-11-21."))
+    return None
+
+
+def reject_unknown(raw: Mapping[str, object], known: set[str], errors: ErrorCollector) -> None:
+    """Name every key that is not understood, so typos do not pass silently."""
+    for key in raw:
+        if key not in known:
+            errors.add(key, msg("Unknown field {key}.", key=key))
+
+
+def parse_evening(raw: object) -> EveningSettings:
+    """Validate the body of a new evening (api.md "Evenings")."""
+    if not isinstance(raw, Mapping):
+        raise InvalidSettingsError.single("body", msg("Send the evening as a JSON object."))
+    errors = ErrorCollector()
+    known = {"game", "variant", "players", "first_dealer", "title", "place", "date", "options"}
+    reject_unknown(raw, known, errors)
+    game, variant_key = raw.get("game"), raw.get("variant")
+    if not isinstance(game, str) or not game:
+        errors.add("game", msg("Choose a game."))
+        errors.raise_if_any(InvalidSettingsError)
+    if variant_key is not None and not isinstance(variant_key, str):
+        errors.add("variant", msg("Choose a variant."))
+        errors.raise_if_any(InvalidSettingsError)
+    assert isinstance(game, str)
+    variant = get_variant(game, variant_key or None)
+    players = read_players(raw.get("players"), variant, errors)
+    first_dealer = read_member(raw.get("first_dealer"), players, errors, "first_dealer")
+    title = read_text(raw, "title", errors)
+    place = read_text(raw, "place", errors)
+    when = read_date(raw, errors)
+    options: dict[str, str] = {}
+    try:
+        options = parse_options(variant.option_specs, raw.get("options"))
+    except InvalidSettingsError as error:
+        for field, messages in error.errors.items():
+            for message in messages:
+                errors.add(field, message)
+    errors.raise_if_any(InvalidSettingsError)
+    return EveningSettings(
+        variant, players, first_dealer or players[0], title, place, when, options
+    )
