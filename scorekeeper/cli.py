@@ -6,6 +6,7 @@ import json
 
 import click
 from flask import Flask
+from flask.cli import with_appcontext
 from sqlalchemy import select
 
 from scorekeeper import operations, serialize
@@ -14,6 +15,7 @@ from scorekeeper.models import Evening
 
 
 @click.command("recompute")
+@with_appcontext
 def recompute() -> None:
     """Replay every evening and report any stored hand that no longer fits the rules."""
     failures = 0
@@ -34,6 +36,7 @@ def recompute() -> None:
 
 @click.command("show-evening")
 @click.argument("evening_id", type=int)
+@with_appcontext
 def show_evening(evening_id: int) -> None:
     """Print an evening with its ledger as JSON."""
     evening = operations.get_evening(evening_id)
