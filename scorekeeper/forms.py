@@ -1,45 +1,144 @@
-"""Page forms (WTForms with CSRF). They hand their data to the same operations as the API,
-so a page and the API refuse the same input with the same messages."""
+"""Page forms (Flask-WTF, with CSRF) for evenings and the table's seating.
+
+They only collect input; they hand it to the same operations as the JSON API, so a page
+and the API refuse the same input with the same messages, shown here next to the fields.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import date
+from typing import Any
+
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from wtforms import DateField, SelectField, StringField, TextAreaField
-from wtforms.validators import Length, Optional
+from wtforms import DateField, Field, RadioField, SelectField, StringField
+from wtforms.validators import Optional
 
-from scorekeeper.rules import VARIANTS
+from scorekeeper.rules.base import Message
+from scorekeeper.rules.variant import Variant
+
+#: Seats offered on the forms: enough for every game's largest table.
+SEATS = 8
 
 
-class NewEveningForm(FlaskForm):  # type: ignore[misc]
-    """Start an evening: game, players in playing order, first dealer, money."""
+def seat_fields(form: FlaskForm, count: int) -> list[Field]:
+    """The form's seat fields, in playing order."""
+    return [form[f"seat_{i}"] for i in range(count)]
 
-    game = SelectField(_l("Game"), choices=[])
-    title = StringField(_l("Title"), validators=[Optional(), Length(max=200)])
-    place = StringField(_l("Place"), validators=[Optional(), Length(max=200)])
-    date = DateField(_l("Date"), validators=[Optional()])
-    players = TextAreaField(
-        _l("Players, one per line, in playing order (counter-clockwise)"),
-        render_kw={"rows": 6},
+
+def _add_seats(cls: type[FlaskForm], count: int, dealer_label: Any) -> None:
+    for i in range(count):
+        setattr(
+            cls,
+            f"seat_{i}",
+            StringField(
+                _l("Seat %(n)s", n=i + 1),
+                render_kw={"autocomplete": "off", "list": "known-players", "maxlength": 80},
+            ),
+        )
+    cls.dealer_seat = RadioField(
+        dealer_label,
+        choices=[(str(i), str(i + 1)) for i in range(count)],
+        default="0",
+        validate_choice=False,
     )
-    first_dealer = StringField(_l("First dealer (empty: the first player)"))
-    unit_value = StringField(_l("Unit value"), default="0.10")
-    currency = StringField(_l("Currency"), default="CHF")
 
-    def __init__(self, *args: object, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)
-        self.game.choices = [(f"{g}/{k}", v.title.render()) for (g, k), v in VARIANTS.items()]
 
-    def to_body(self) -> dict[str, object]:
-        """The form as the API's body for a new evening."""
-        game, variant = (self.game.data or "/").split("/", 1)
-        return {
-            "game": game,
-            "variant": variant,
-            "title": self.title.data or "",
-            "place": self.place.data or "",
-            "date": self.date.data.isoformat() if self.date.data else None,
-            "players": [n for n in (self.players.data or "").splitlines() if n.strip()],
-            "first_dealer": self.first_dealer.data or None,
-            "options": {"unit_value": self.unit_value.data, "currency": self.currency.data},
-        }
+def seated_names(form: FlaskForm, count: int) -> tuple[list[str], str | None]:
+    """The names typed in seat order, and the name in the dealer's seat (if any)."""
+    names: list[str] = []
+    dealer: str | None = None
+    for i, field in enumerate(seat_fields(form, count)):
+        name = (field.data or "").strip()
+        if name:
+            names.append(name)
+            if form.dealer_seat.data == str(i):
+                dealer = name
+    return names, dealer
+
+
+def new_evening_form(
+    variant: Variant, render: Any, formdata: Any = None, today: date | None = None
+) -> FlaskForm:
+    """The new-evening form for ``variant``: seats, first dealer, and every house rule."""
+
+    class Form(FlaskForm):  # type: ignore[misc]
+        title = StringField(_l("Title"), render_kw={"maxlength": 200})
+        place = StringField(_l("Place"), render_kw={"maxlength": 200})
+        date = DateField(_l("Date"), validators=[Optional()], default=today)
+
+    _add_seats(Form, min(SEATS, variant.max_players), _l("Deals first"))
+    for spec in variant.option_specs:
+        label = render(spec.label)
+        if spec.choices:
+            field: Field = SelectField(
+                label,
+                choices=[(value, render(m)) for value, m in spec.choices],
+                default=spec.default_for({}),
+                description=render(spec.help),
+                validate_choice=False,
+            )
+        else:
+            field = StringField(label, description=render(spec.help))
+        setattr(Form, f"opt_{spec.key}", field)
+    form = Form(formdata=formdata) if formdata is not None else Form()
+    form.seat_count = min(SEATS, variant.max_players)
+    form.option_keys = [spec.key for spec in variant.option_specs]
+    form.players_errors = []
+    if formdata is None:
+        for spec in variant.option_specs:
+            if not spec.choices:
+                form[f"opt_{spec.key}"].data = spec.default_for({"currency": "CHF"})
+    return form
+
+
+def new_evening_body(form: FlaskForm, variant: Variant) -> dict[str, object]:
+    """The form as the API's body for a new evening."""
+    names, dealer = seated_names(form, form.seat_count)
+    return {
+        "game": variant.game,
+        "variant": variant.key,
+        "title": form.title.data or "",
+        "place": form.place.data or "",
+        "date": form.date.data.isoformat() if form.date.data else None,
+        "players": names,
+        "first_dealer": dealer or (names[0] if names else None),
+        "options": {key: form[f"opt_{key}"].data or None for key in form.option_keys},
+    }
+
+
+def seating_form(
+    players: Sequence[str], dealer: str, count: int, formdata: Any = None
+) -> FlaskForm:
+    """Change the table: the seats in playing order and who deals next."""
+
+    class Form(FlaskForm):  # type: ignore[misc]
+        pass
+
+    _add_seats(Form, count, _l("Deals next"))
+    if formdata is not None:
+        form = Form(formdata=formdata)
+    else:
+        data = {f"seat_{i}": name for i, name in enumerate(players)}
+        form = Form(data={**data, "dealer_seat": str(players.index(dealer))})
+    form.seat_count = count
+    form.players_errors = []
+    return form
+
+
+def place_errors(
+    form: FlaskForm, errors: Mapping[str, Iterable[Message]], render: Any
+) -> None:
+    """Put the operations' per-field messages next to the page's fields."""
+    for key, messages in errors.items():
+        texts = [render(m) for m in messages]
+        name = key.replace("options.", "opt_")
+        if key == "players":
+            form.players_errors.extend(texts)
+        elif key in ("first_dealer", "dealer"):
+            form.dealer_seat.errors = [*form.dealer_seat.errors, *texts]
+        elif name in form:
+            form[name].errors = [*form[name].errors, *texts]
+        else:
+            form.form_errors.extend(texts)

@@ -236,8 +236,11 @@ def checked_view(evening: Evening, changed: ledger_mod.HandRecord | None = None)
         ) from error
 
 
-def record_hand(evening: Evening, raw: object, *, source: str) -> Hand:
-    """Record the next hand; the dealer is proposed by the rotation unless given."""
+def prepare_hand(evening: Evening, raw: object) -> tuple[ledger_mod.HandRecord, EveningView]:
+    """The next hand as it would be recorded, and the evening replayed with it.
+
+    Shared by recording and the live preview, so the preview shows exactly what saving does.
+    """
     current = view(evening)
     facts, shell = split_body(raw)
     table = current.next_table
@@ -248,12 +251,18 @@ def record_hand(evening: Evening, raw: object, *, source: str) -> Hand:
         table = Table(table.players, dealer or table.dealer)
     hand_input = check_hand(current, facts, table, confirm=bool(shell.get("confirm")))
     number = max((h.number for h in evening.hands), default=0) + 1
-    stored = hand_input.to_json()
-    checked_view(evening, ledger_mod.HandRecord(number, table, stored))
+    record = ledger_mod.HandRecord(number, table, hand_input.to_json())
+    return record, checked_view(evening, record)
+
+
+def record_hand(evening: Evening, raw: object, *, source: str) -> Hand:
+    """Record the next hand; the dealer is proposed by the rotation unless given."""
+    record, _ = prepare_hand(evening, raw)
+    stored = dict(record.facts)
     hand = Hand(
         evening=evening,
-        number=number,
-        dealer=player_named(table.dealer),
+        number=record.number,
+        dealer=player_named(record.table.dealer),
         input=stored,
         version=1,
     )

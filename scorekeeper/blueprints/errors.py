@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from flask import Flask, Response, jsonify, render_template, request
 from flask_babel import gettext
+from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
 from scorekeeper import serialize
@@ -56,6 +57,15 @@ def register(app: Flask) -> None:
     def already_void(error: AlreadyVoidError) -> Response:
         db.session.rollback()
         return json_error(409, "number", gettext("Hand %(n)s is voided already.", n=error.args[0]))
+
+    @app.errorhandler(CSRFError)
+    def expired(_error: CSRFError) -> tuple[str, int]:
+        db.session.rollback()
+        message = gettext(
+            "This page was open too long or came from elsewhere. Nothing was saved: "
+            "go back, reload the page and enter it again."
+        )
+        return render_template("errors/500.html", message=message), 400
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException) -> Response | tuple[str, int]:

@@ -1,6 +1,8 @@
-"""Pages for evenings: the list, a new evening, an evening with its hands and settlement."""
+"""Pages for evenings: home, a new evening, the table screen, the history, the seating."""
 
 from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, session, url_for
 from flask_babel import gettext
@@ -8,13 +10,25 @@ from sqlalchemy import select
 from werkzeug.wrappers import Response
 
 from scorekeeper import LANGUAGES, operations
+from scorekeeper.blueprints.hands import form_context, new_form
 from scorekeeper.extensions import db
-from scorekeeper.forms import NewEveningForm
-from scorekeeper.models import Evening
+from scorekeeper.forms import (
+    SEATS,
+    new_evening_body,
+    new_evening_form,
+    place_errors,
+    seated_names,
+    seating_form,
+)
+from scorekeeper.models import Evening, Player
+from scorekeeper.rules import VARIANTS, get_variant
 from scorekeeper.rules.base import InvalidInputError
 from scorekeeper.serialize import text
 
 bp = Blueprint("evenings", __name__)
+
+#: Evenings touched this recently are offered first, to continue where the table left off.
+RECENT = timedelta(hours=18)
 
 
 def load_view(evening_id: int) -> operations.EveningView:
@@ -25,58 +39,132 @@ def load_view(evening_id: int) -> operations.EveningView:
     return operations.view(evening)
 
 
+def last_activity(current: operations.EveningView) -> datetime:
+    """When the evening was last written to."""
+    times = [current.evening.updated_at] + [h.updated_at for h in current.evening.hands]
+    return max(times)
+
+
 @bp.get("/")
 def index() -> str:
-    """All evenings, newest first, and the form for a new one."""
+    """Evenings still going first, then the past ones, newest first."""
     evenings = db.session.scalars(select(Evening).order_by(Evening.id.desc())).all()
+    views = sorted((operations.view(e) for e in evenings), key=last_activity, reverse=True)
+    now = datetime.now(UTC)
+    recent = [v for v in views if now - last_activity(v) < RECENT]
+    past = [v for v in views if v not in recent]
+    return render_template("evenings/index.html", recent=recent, past=past, games=VARIANTS)
+
+
+def known_players() -> list[str]:
+    """Names from earlier evenings, suggested while typing."""
+    return list(db.session.scalars(select(Player.name).order_by(Player.name)))
+
+
+def chosen_variant() -> tuple[str, str]:
+    """The game and variant picked on the new-evening page (default: the first one)."""
+    game, _, key = (request.values.get("variant") or "").partition("/")
+    if (game, key) in VARIANTS:
+        return game, key
+    return next(iter(VARIANTS))
+
+
+@bp.get("/evenings/new")
+def new() -> str:
+    """The new-evening form."""
+    variant = get_variant(*chosen_variant())
+    form = new_evening_form(variant, text, today=datetime.now(UTC).date())
     return render_template(
-        "evenings/index.html",
-        evenings=[operations.view(e) for e in evenings],
-        form=NewEveningForm(),
+        "evenings/new.html", form=form, variant=variant, games=VARIANTS, known=known_players()
     )
 
 
 @bp.post("/evenings")
 def create() -> Response | tuple[str, int]:
-    """Create an evening from the form."""
-    form = NewEveningForm()
-    if form.validate_on_submit():
+    """Start an evening from the form."""
+    variant = get_variant(*chosen_variant())
+    form = new_evening_form(variant, text, formdata=request.form)
+    form.validate()
+    if form.date.errors:
+        form.date.errors = [gettext("Choose a date from the calendar, or leave it empty.")]
+    else:
         try:
-            evening = operations.create_evening(form.to_body(), source="page")
+            evening = operations.create_evening(new_evening_body(form, variant), source="page")
         except InvalidInputError as error:
             db.session.rollback()
-            for field, messages in error.errors.items():
-                target = getattr(form, field.removeprefix("options."), None)
-                errors = target.errors if target is not None else form.form_errors
-                errors.extend(text(m) for m in messages)
+            place_errors(form, error.errors, text)
         else:
             db.session.commit()
-            flash(gettext("The evening has started."))
-            return redirect(url_for("evenings.show", evening_id=evening.id))
-    evenings = db.session.scalars(select(Evening).order_by(Evening.id.desc())).all()
+            flash(gettext("The evening has started. Good luck!"))
+            return redirect(url_for("evenings.show", evening_id=evening.id), 303)
     page = render_template(
-        "evenings/index.html", evenings=[operations.view(e) for e in evenings], form=form
+        "evenings/new.html", form=form, variant=variant, games=VARIANTS, known=known_players()
     )
     return page, 422
 
 
 @bp.get("/evenings/<int:evening_id>")
 def show(evening_id: int) -> str:
-    """An evening: the table, the pot, balances and every hand with its lines."""
-    return render_template("evenings/show.html", current=load_view(evening_id))
-
-
-@bp.get("/evenings/<int:evening_id>/settlement")
-def settlement(evening_id: int) -> str:
-    """Nets, who pays whom, and the pairwise table."""
+    """The table screen: who deals, the pot, balances, the hand entry, the last hands."""
     current = load_view(evening_id)
-    try:
-        rule = operations.read_end_rule(current, request.args.get("end_pot"))
-    except InvalidInputError:
-        rule = None
-    return render_template(
-        "evenings/settlement.html", current=current, result=current.settlement(rule)
+    saved = request.args.get("saved", type=int)
+    saved_result = next(
+        (r for r in current.ledger.hands if r.record.number == saved and not r.record.void),
+        None,
     )
+    return render_template(
+        "evenings/show.html",
+        current=current,
+        form=new_form(current),
+        warnings=False,
+        saved=saved_result,
+        **form_context(current.evening.game, current.next_table),
+    )
+
+
+@bp.get("/evenings/<int:evening_id>/hands")
+def history(evening_id: int) -> str:
+    """Every hand with its lines; edit and void from here."""
+    current = load_view(evening_id)
+    return render_template(
+        "evenings/history.html",
+        current=current,
+        **form_context(current.evening.game, current.next_table),
+    )
+
+
+@bp.get("/evenings/<int:evening_id>/seating")
+def seating(evening_id: int) -> str:
+    """Change the table between hands: players join or leave, seats swap."""
+    current = load_view(evening_id)
+    count = min(SEATS, current.variant.max_players)
+    form = seating_form(current.players, current.next_table.dealer, count)
+    return render_template(
+        "evenings/seating.html", current=current, form=form, known=known_players()
+    )
+
+
+@bp.post("/evenings/<int:evening_id>/seating")
+def change_seating(evening_id: int) -> Response | tuple[str, int]:
+    """Save the new table; it plays from the next hand on."""
+    current = load_view(evening_id)
+    count = min(SEATS, current.variant.max_players)
+    form = seating_form(current.players, current.next_table.dealer, count, request.form)
+    names, dealer = seated_names(form, count)
+    try:
+        operations.change_seating(
+            current.evening, {"players": names, "dealer": dealer}, source="page"
+        )
+    except InvalidInputError as error:
+        db.session.rollback()
+        place_errors(form, error.errors, text)
+        page = render_template(
+            "evenings/seating.html", current=current, form=form, known=known_players()
+        )
+        return page, 422
+    db.session.commit()
+    flash(gettext("The table has changed. It plays like this from the next hand on."))
+    return redirect(url_for("evenings.show", evening_id=evening_id), 303)
 
 
 @bp.post("/language/<lang>")
@@ -84,4 +172,4 @@ def language(lang: str) -> Response:
     """Switch the pages' language and remember it."""
     if lang in LANGUAGES:
         session["lang"] = lang
-    return redirect(request.referrer or url_for("evenings.index"))
+    return redirect(request.referrer or url_for("evenings.index"), 303)

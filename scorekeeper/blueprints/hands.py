@@ -1,0 +1,246 @@
+"""Pages that record, preview, undo, edit and void hands.
+
+Every POST redirects (POST-redirect-GET); a new hand carries a one-time token, so a double
+tap or a resent form records it once.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask_babel import gettext
+from sqlalchemy import select
+from werkzeug.wrappers import Response
+
+from scorekeeper import operations
+from scorekeeper.extensions import db
+from scorekeeper.handforms import hand_form
+from scorekeeper.models import Evening, IdempotentResponse
+from scorekeeper.rules.base import ImplausibleHandError, InvalidInputError, Table
+from scorekeeper.rules.rotation import seating_for
+from scorekeeper.serialize import text
+
+bp = Blueprint("hands", __name__, url_prefix="/evenings/<int:evening_id>/hands")
+
+
+def load(evening_id: int) -> Evening:
+    """The evening or 404."""
+    evening = operations.get_evening(evening_id)
+    if evening is None:
+        abort(404)
+    return evening
+
+
+def new_form(current: operations.EveningView, formdata: object = None) -> object:
+    """The entry form for the next hand, with a fresh one-time token."""
+    form = hand_form(current.evening.game).build(current.next_table, formdata=formdata)
+    if not form.token.data:
+        form.token.data = secrets.token_urlsafe(16)
+    return form
+
+
+def form_context(game: str, table: Table) -> dict[str, object]:
+    """What the templates of a game's hand form need."""
+    entry = hand_form(game)
+    return {
+        "hand_template": entry.template,
+        "summary_template": entry.summary_template,
+        "hand_context": entry.context(table),
+    }
+
+
+def render_table(
+    current: operations.EveningView, form: object, *, warnings: bool = False, status: int = 200
+) -> tuple[str, int]:
+    """The table screen with the given entry form."""
+    page = render_template(
+        "evenings/show.html",
+        current=current,
+        form=form,
+        warnings=warnings,
+        saved=None,
+        **form_context(current.evening.game, current.next_table),
+    )
+    return page, status
+
+
+def used_token(evening: Evening, token: str) -> IdempotentResponse | None:
+    """The answer already given to this form's token, if it was submitted before."""
+    return db.session.scalars(
+        select(IdempotentResponse).where(
+            IdempotentResponse.scope == f"evening:{evening.id}",
+            IdempotentResponse.key == f"page:{token}",
+        )
+    ).first()
+
+
+@bp.post("")
+def create(evening_id: int) -> Response | tuple[str, int]:
+    """Record the next hand from the table screen."""
+    evening = load(evening_id)
+    current = operations.view(evening)
+    entry = hand_form(evening.game)
+    form = entry.build(current.next_table, formdata=request.form)
+    token = form.token.data or ""
+    previous = used_token(evening, token) if token else None
+    if previous is not None:
+        return redirect(previous.location or url_for("evenings.show", evening_id=evening_id))
+    try:
+        hand = operations.record_hand(
+            evening, entry.to_facts(form, current.next_table), source="page"
+        )
+    except ImplausibleHandError as warning:
+        db.session.rollback()
+        entry.place_errors(form, warning.warnings, text)
+        return render_table(operations.view(load(evening_id)), form, warnings=True, status=422)
+    except InvalidInputError as error:
+        db.session.rollback()
+        entry.place_errors(form, error.errors, text)
+        return render_table(operations.view(load(evening_id)), form, status=422)
+    location = url_for("evenings.show", evening_id=evening_id, saved=hand.number)
+    if token:
+        db.session.add(
+            IdempotentResponse(
+                scope=f"evening:{evening_id}",
+                key=f"page:{token}",
+                status=303,
+                body={"hand": hand.number},
+                location=location,
+            )
+        )
+    db.session.commit()
+    return redirect(location, 303)
+
+
+@bp.post("/preview")
+def preview(evening_id: int) -> str:
+    """What the hand being entered would pay, as an HTML fragment for the live preview."""
+    evening = load(evening_id)
+    current = operations.view(evening)
+    entry = hand_form(evening.game)
+    form = entry.build(current.next_table, formdata=request.form)
+    problems: list[str] = []
+    result = None
+    try:
+        record, replayed = operations.prepare_hand(
+            evening, entry.to_facts(form, current.next_table)
+        )
+        result = replayed.ledger.hands[-1]
+    except ImplausibleHandError as warning:
+        problems = [text(m) for ms in warning.warnings.values() for m in ms]
+    except InvalidInputError as error:
+        problems = [text(m) for ms in error.errors.values() for m in ms]
+    db.session.rollback()
+    return render_template("hands/_preview.html", result=result, problems=problems)
+
+
+@bp.post("/<int:number>/undo")
+def undo(evening_id: int, number: int) -> Response:
+    """Take back a hand just saved: a void with the reason "undo"."""
+    evening = load(evening_id)
+    try:
+        operations.void_hand(evening, number, {"reason": "undo"}, source="page")
+    except (operations.AlreadyVoidError, operations.NotFoundError):
+        db.session.rollback()
+        flash(gettext("That hand was already taken back."))
+        return redirect(url_for("evenings.show", evening_id=evening_id), 303)
+    db.session.commit()
+    flash(gettext("Hand %(n)s was taken back. The deal goes back to its dealer.", n=number))
+    return redirect(url_for("evenings.show", evening_id=evening_id), 303)
+
+
+def hand_table(evening: Evening, number: int) -> Table:
+    """The table a stored hand was played at, with its dealer."""
+    hand = operations.find_hand(evening, number)
+    seating = seating_for(operations.seating_facts(evening), number)
+    return Table(seating.players, hand.dealer.name)
+
+
+def render_edit(
+    evening: Evening, number: int, form: object, *, warnings: bool = False, status: int = 200
+) -> tuple[str, int]:
+    """The edit page of one hand with its revision history."""
+    page = render_template(
+        "hands/edit.html",
+        current=operations.view(evening),
+        hand=operations.find_hand(evening, number),
+        form=form,
+        warnings=warnings,
+        **form_context(evening.game, hand_table(evening, number)),
+    )
+    return page, status
+
+
+@bp.get("/<int:number>/edit")
+def edit(evening_id: int, number: int) -> tuple[str, int]:
+    """Correct a hand: the form filled with what is stored, and its history."""
+    evening = load(evening_id)
+    try:
+        hand = operations.find_hand(evening, number)
+    except operations.NotFoundError:
+        abort(404)
+    entry = hand_form(evening.game)
+    table = hand_table(evening, number)
+    data = {**entry.from_facts(hand.input, table), "dealer": table.dealer}
+    form = entry.build(table, data={**data, "version": str(hand.version)})
+    return render_edit(evening, number, form)
+
+
+@bp.post("/<int:number>/edit")
+def update(evening_id: int, number: int) -> Response | tuple[str, int]:
+    """Save a corrected hand; a stale form shows what changed meanwhile."""
+    evening = load(evening_id)
+    try:
+        table = hand_table(evening, number)
+    except operations.NotFoundError:
+        abort(404)
+    entry = hand_form(evening.game)
+    form = entry.build(table, formdata=request.form)
+    facts = entry.to_facts(form, table)
+    facts.pop("dealer", None)  # a hand's dealer never moves
+    version = form.version.data or ""
+    facts["version"] = int(version) if version.isdigit() else version
+    try:
+        operations.replace_hand(evening, number, facts, source="page")
+    except operations.StaleVersionError:
+        db.session.rollback()
+        form.form_errors.append(
+            gettext("Someone else changed this hand meanwhile. Check it and save again.")
+        )
+        form.version.data = str(operations.find_hand(load(evening_id), number).version)
+        return render_edit(load(evening_id), number, form, status=409)
+    except ImplausibleHandError as warning:
+        db.session.rollback()
+        entry.place_errors(form, warning.warnings, text)
+        return render_edit(load(evening_id), number, form, warnings=True, status=422)
+    except InvalidInputError as error:
+        db.session.rollback()
+        entry.place_errors(form, error.errors, text)
+        return render_edit(load(evening_id), number, form, status=422)
+    db.session.commit()
+    flash(gettext("Hand %(n)s was corrected.", n=number))
+    return redirect(url_for("evenings.history", evening_id=evening_id), 303)
+
+
+@bp.post("/<int:number>/void")
+def void(evening_id: int, number: int) -> Response | tuple[str, int]:
+    """Void a hand with a reason; it stays in the history, struck through."""
+    evening = load(evening_id)
+    try:
+        operations.void_hand(
+            evening, number, {"reason": request.form.get("reason", "")}, source="page"
+        )
+    except operations.NotFoundError:
+        abort(404)
+    except operations.AlreadyVoidError:
+        db.session.rollback()
+        flash(gettext("Hand %(n)s is voided already.", n=number))
+        return redirect(url_for("evenings.history", evening_id=evening_id), 303)
+    except InvalidInputError as error:
+        db.session.rollback()
+        flash(" ".join(text(m) for ms in error.errors.values() for m in ms))
+        return redirect(url_for("hands.edit", evening_id=evening_id, number=number), 303)
+    db.session.commit()
+    flash(gettext("Hand %(n)s was voided.", n=number))
+    return redirect(url_for("evenings.history", evening_id=evening_id), 303)

@@ -1,0 +1,111 @@
+// Small enhancements of the table's pages. Every page works without this script; it adds
+// the keypad, the live preview, the Misère checksum, the seat arrows and the Undo timer.
+(function () {
+  "use strict";
+  document.documentElement.classList.add("js");
+
+  const UNDO_SECONDS = 20;
+
+  function debounce(fn, ms) {
+    let timer;
+    return function () { clearTimeout(timer); timer = setTimeout(fn, ms); };
+  }
+
+  function setupHandForm(form) {
+    let target = form.querySelector("[data-keypad]");
+    const preview = document.getElementById("preview");
+
+    form.addEventListener("focusin", function (event) {
+      if (event.target.matches("[data-keypad]")) { target = event.target; }
+    });
+    form.addEventListener("change", function (event) {
+      if (event.target.name === "contract") {
+        form.dataset.contract = event.target.value;
+        target = form.querySelector(
+          event.target.value === "misere" ? "[data-misere]" : "input[name=points]");
+      }
+      if (event.target.name === "result" && event.target.value !== "points") {
+        const points = form.querySelector("input[name=points]");
+        if (points) { points.value = ""; }
+      }
+    });
+    form.querySelectorAll(".keypad button").forEach(function (button) {
+      button.addEventListener("click", function () {
+        const section = button.closest(".misere-entry");
+        if (section && (!target || !section.contains(target))) {
+          target = section.querySelector("[data-misere]");
+        } else if (!section && (!target || target.closest(".misere-entry"))) {
+          target = form.querySelector("input[name=points]");
+        }
+        if (!target) { return; }
+        const key = button.dataset.key;
+        if (key === "back") { target.value = target.value.slice(0, -1); }
+        else if (key === "clear") { target.value = ""; }
+        else if (target.value.length < 3) { target.value += key; }
+        if (target.name === "points") {
+          const counted = form.querySelector("input[name=result][value=points]");
+          if (counted) { counted.checked = true; }
+        }
+        target.dispatchEvent(new Event("input", { bubbles: true }));
+      });
+    });
+
+    const checksum = form.querySelector("[data-checksum]");
+    function updateChecksum() {
+      if (!checksum) { return; }
+      let sum = 0;
+      form.querySelectorAll("[data-misere]").forEach(function (input) {
+        const n = parseInt(input.value, 10);
+        if (!isNaN(n)) { sum += n; }
+      });
+      checksum.textContent = checksum.textContent.split(":")[0] + ": " + sum;
+    }
+
+    const refresh = debounce(function () {
+      updateChecksum();
+      if (!preview || !form.dataset.preview) { return; }
+      fetch(form.dataset.preview, { method: "POST", body: new FormData(form),
+                                    credentials: "same-origin" })
+        .then(function (response) { return response.ok ? response.text() : ""; })
+        .then(function (html) { preview.innerHTML = html; })
+        .catch(function () { preview.innerHTML = ""; });
+    }, 250);
+    form.addEventListener("input", refresh);
+    form.addEventListener("change", refresh);
+    updateChecksum();
+
+    form.addEventListener("submit", function () {
+      // A second tap while the first is on its way would only be refused; say so visibly.
+      const save = form.querySelector("button[type=submit]");
+      if (save) { setTimeout(function () { save.disabled = true; }, 0); }
+    });
+  }
+
+  function setupSeats(list) {
+    list.addEventListener("click", function (event) {
+      const button = event.target.closest("[data-move]");
+      if (!button) { return; }
+      const seats = Array.from(list.querySelectorAll(".seat"));
+      const here = seats.indexOf(button.closest(".seat"));
+      const there = here + parseInt(button.dataset.move, 10);
+      if (there < 0 || there >= seats.length) { return; }
+      const a = seats[here].querySelector(".seat-name");
+      const b = seats[there].querySelector(".seat-name");
+      const name = a.value; a.value = b.value; b.value = name;
+      const da = seats[here].querySelector("input[type=radio]");
+      const db = seats[there].querySelector("input[type=radio]");
+      const checked = da.checked; da.checked = db.checked; db.checked = checked;
+      seats[there].querySelector("[data-move='" + button.dataset.move + "']").focus();
+    });
+  }
+
+  function setupUndo(panel) {
+    const form = panel.querySelector("form.undo");
+    if (!form) { return; }
+    setTimeout(function () { form.remove(); }, UNDO_SECONDS * 1000);
+  }
+
+  document.querySelectorAll(".hand-form").forEach(setupHandForm);
+  document.querySelectorAll(".seat-list").forEach(setupSeats);
+  document.querySelectorAll("[data-undo]").forEach(setupUndo);
+})();
