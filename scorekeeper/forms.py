@@ -13,6 +13,7 @@ from typing import Any
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import DateField, Field, RadioField, SelectField, StringField
+from wtforms.fields.choices import SelectChoice
 from wtforms.validators import Optional
 
 from scorekeeper.rules.base import Message
@@ -20,6 +21,11 @@ from scorekeeper.rules.variant import Variant
 
 #: Seats offered on the forms: enough for every game's largest table.
 SEATS = 8
+
+
+def choice_list(pairs: Iterable[tuple[str, Any]]) -> list[SelectChoice]:
+    """Choices for a select or radio field, in the shape WTForms asks for."""
+    return [SelectChoice(value, label) for value, label in pairs]
 
 
 def seat_fields(form: FlaskForm, count: int) -> list[Field]:
@@ -39,7 +45,7 @@ def _add_seats(cls: type[FlaskForm], count: int, dealer_label: Any) -> None:
         )
     cls.dealer_seat = RadioField(
         dealer_label,
-        choices=[(str(i), str(i + 1)) for i in range(count)],
+        choices=choice_list((str(i), str(i + 1)) for i in range(count)),
         default="0",
         validate_choice=False,
     )
@@ -74,7 +80,7 @@ def new_evening_form(
         if spec.choices:
             field: Field = SelectField(
                 label,
-                choices=[(value, render(m)) for value, m in spec.choices],
+                choices=choice_list((value, render(m)) for value, m in spec.choices),
                 default=spec.default_for({}),
                 description=render(spec.help),
                 validate_choice=False,
@@ -127,9 +133,7 @@ def seating_form(
     return form
 
 
-def place_errors(
-    form: FlaskForm, errors: Mapping[str, Iterable[Message]], render: Any
-) -> None:
+def place_errors(form: FlaskForm, errors: Mapping[str, Iterable[Message]], render: Any) -> None:
     """Put the operations' per-field messages next to the page's fields."""
     for key, messages in errors.items():
         texts = [render(m) for m in messages]

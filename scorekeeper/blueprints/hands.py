@@ -123,7 +123,7 @@ def preview(evening_id: int) -> str:
     problems: list[str] = []
     result = None
     try:
-        record, replayed = operations.prepare_hand(
+        _, replayed = operations.prepare_hand(
             evening, entry.to_facts(form, current.next_table)
         )
         result = replayed.ledger.hands[-1]

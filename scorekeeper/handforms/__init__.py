@@ -22,7 +22,9 @@ class HandForm(Protocol):
     #: A one-line summary of a stored hand (contract, who, points) for lists.
     summary_template: str
 
-    def build(self, table: Table, formdata: Any = None, data: Mapping[str, Any] | None = None) -> FlaskForm:
+    def build(
+        self, table: Table, formdata: Any = None, data: Mapping[str, Any] | None = None
+    ) -> FlaskForm:
         """The form for a hand at ``table``, filled from the request or from ``data``."""
         ...
 

@@ -13,6 +13,7 @@ from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, HiddenField, RadioField, SelectField, StringField
 
+from scorekeeper.forms import choice_list
 from scorekeeper.rules.base import Message, Table
 from scorekeeper.rules.troggen import TOTAL_POINTS
 
@@ -48,18 +49,26 @@ class TroggenHandForm:
         players = [(p, p) for p in table.players]
 
         class Form(FlaskForm):  # type: ignore[misc]
-            contract = RadioField(_l("Contract"), choices=CONTRACTS, validate_choice=False)
-            bidder = RadioField(_l("Bieterin"), choices=players, validate_choice=False)
+            contract = RadioField(
+                _l("Contract"), choices=choice_list(CONTRACTS), validate_choice=False
+            )
+            bidder = RadioField(_l("Bieterin"), choices=choice_list(players), validate_choice=False)
             points = StringField(_l("Points of the Bieterin's side"), render_kw=NUMERIC)
             result = RadioField(
-                _l("Result"), choices=RESULTS, default="points", validate_choice=False
+                _l("Result"), choices=choice_list(RESULTS), default="points", validate_choice=False
             )
             last_trick = RadioField(
-                _l("Last trick"), choices=LAST_TRICK, default="none", validate_choice=False
+                _l("Last trick"),
+                choices=choice_list(LAST_TRICK),
+                default="none",
+                validate_choice=False,
             )
             talon_points = StringField(_l("Card points in the talon (optional)"), render_kw=NUMERIC)
             dealer = SelectField(
-                _l("Dealer"), choices=players, default=table.dealer, validate_choice=False
+                _l("Dealer"),
+                choices=choice_list(players),
+                default=table.dealer,
+                validate_choice=False,
             )
             confirm = BooleanField(_l("The count is right: save anyway"))
             token = HiddenField()
@@ -68,7 +77,7 @@ class TroggenHandForm:
         if table.size > 4:
             Form.partner = RadioField(
                 _l("Partner (held the called king)"),
-                choices=[("", _l("none")), *players],
+                choices=choice_list([("", _l("none")), *players]),
                 default="",
                 validate_choice=False,
             )

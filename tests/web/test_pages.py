@@ -1,4 +1,4 @@
-"""Pages: the list, a new evening (with its error paths), an evening and its settlement."""
+"""Pages with Flask's test client: every form's happy path and its error paths."""
 
 from __future__ import annotations
 
@@ -12,99 +12,347 @@ from flask.testing import FlaskClient
 from tests.conftest import PLAYERS5
 
 Snapshot = Callable[[], dict[str, list[tuple[Any, ...]]]]
+EN = {"Accept-Language": "en"}
 
-FORM = {
-    "game": "troggen/blumenstein-2015",
+NEW = {
+    "seat_0": "Anna",
+    "seat_1": "Bert",
+    "seat_2": "Clara",
+    "seat_3": "Dora",
+    "dealer_seat": "3",
     "title": "Museumsabend",
-    "players": "Anna\nBert\nClara\nDora",
-    "first_dealer": "",
-    "unit_value": "0.10",
-    "currency": "CHF",
+    "opt_unit_value": "0.10",
+    "opt_currency": "CHF",
+    "opt_coin": "0.05",
+    "opt_end_pot": "split",
+    "opt_threshold": "fixed-35",
+    "opt_partner_rounding": "nearest",
+    "opt_last_trick_payers": "all-others",
+}
+BID = {
+    "contract": "doppelt",
+    "bidder": "Anna",
+    "points": "41",
+    "result": "points",
+    "last_trick": "pagat_won",
 }
 
 
 def errors(html: str) -> list[str]:
     """The error messages a page shows next to its fields."""
-    return re.findall(r'class="error">([^<]*)<', html)
+    return [m.strip() for m in re.findall(r'class="error"[^>]*>([^<]*)<', html)]
 
 
 def test_empty_home_invites_a_new_evening(client: FlaskClient) -> None:
-    page = client.get("/", headers={"Accept-Language": "en"})
+    page = client.get("/", headers=EN)
     assert page.status_code == 200
     assert "No evening yet" in page.text
-    assert 'name="players"' in page.text
+    assert "/evenings/new" in page.text
 
 
-def test_new_evening_redirects_to_it(client: FlaskClient) -> None:
-    response = client.post("/evenings", data=FORM)
-    assert response.status_code == 302
-    page = client.get(response.headers["Location"], headers={"Accept-Language": "en"})
-    assert "Museumsabend" in page.text
-    assert "The evening has started." in page.text
-    assert "Next dealer" in page.text
+def test_new_evening_page_offers_seats_rules_and_known_players(
+    client: FlaskClient, create_evening: Callable[..., int]
+) -> None:
+    create_evening()
+    page = client.get("/evenings/new", headers=EN).text
+    assert 'name="seat_5"' in page
+    assert 'name="seat_6"' not in page  # Troggen seats at most six
+    assert '<option value="Bert">' in page  # suggested from earlier evenings
+    assert "What happens to jetons left in the pot when the evening ends." in page
+    assert "shared equally among the players at the table" in page
+
+
+def test_new_evening_redirects_to_its_table(client: FlaskClient) -> None:
+    response = client.post("/evenings", data=NEW, headers=EN)
+    assert response.status_code == 303
+    page = client.get(response.headers["Location"], headers=EN).text
+    assert "Museumsabend" in page
+    assert "The evening has started." in page
+    data = client.get("/api/v1/evenings/1").json
+    assert data["players"] == ["Anna", "Bert", "Clara", "Dora"]
+    assert data["next_dealer"] == "Dora"
+
+
+def test_empty_seats_in_between_are_skipped(client: FlaskClient) -> None:
+    data = {**NEW, "seat_1": "", "seat_4": "Bert", "dealer_seat": "0"}
+    assert client.post("/evenings", data=data).status_code == 303
+    assert client.get("/api/v1/evenings/1").json["players"] == ["Anna", "Clara", "Dora", "Bert"]
 
 
 @pytest.mark.parametrize(
     ("change", "message"),
     [
+        pytest.param({"seat_3": ""}, "played by 4 to 6 players, not 3", id="three-players"),
+        pytest.param({"seat_2": "anna"}, "anna is listed twice.", id="duplicate"),
         pytest.param(
-            {"players": "Anna\nBert\nClara"}, "played by 4 to 6 players, not 3", id="three-players"
+            {"opt_unit_value": "zehn"}, "Write the amount as a decimal number", id="unit-value"
         ),
+        pytest.param({"opt_currency": "Franken"}, "three-letter currency code", id="currency"),
         pytest.param(
-            {"players": "Anna\nBert\nanna\nDora"}, "anna is listed twice.", id="duplicate"
+            {"opt_end_pot": "keep"}, "Choose one of: split, refund, carry.", id="tampered-choice"
         ),
-        pytest.param({"first_dealer": "Zora"}, "Zora is not at the table.", id="dealer"),
-        pytest.param(
-            {"unit_value": "zehn"}, "Write the amount as a decimal number", id="unit-value"
-        ),
-        pytest.param({"currency": "Franken"}, "three-letter currency code", id="currency"),
-        pytest.param({"date": "gestern"}, "Not a valid date value.", id="date"),
+        pytest.param({"date": "gestern"}, "Choose a date from the calendar", id="date"),
     ],
 )
 def test_new_evening_errors_are_shown_next_to_the_field(
     client: FlaskClient, snapshot: Snapshot, change: dict[str, str], message: str
 ) -> None:
     before = snapshot()
-    response = client.post("/evenings", data={**FORM, **change}, headers={"Accept-Language": "en"})
+    response = client.post("/evenings", data={**NEW, **change}, headers=EN)
+    assert response.status_code == 422
+    assert any(message in e for e in errors(response.text)), errors(response.text)
+    assert 'value="Anna"' in response.text  # what was typed is kept
+    assert snapshot() == before
+
+
+@pytest.fixture
+def evening(client: FlaskClient) -> int:
+    """A four-player evening started through the page; Dora deals first."""
+    assert client.post("/evenings", data=NEW).status_code == 303
+    return 1
+
+
+def test_table_screen_shows_turn_pot_and_entry(client: FlaskClient, evening: int) -> None:
+    page = client.get(f"/evenings/{evening}", headers=EN).text
+    assert "Deals" in page
+    assert "<strong>Dora</strong>" in page
+    assert 'name="contract"' in page
+    assert 'name="token"' in page
+    assert "Save hand" in page
+
+
+def test_record_a_hand_then_see_it_with_undo(client: FlaskClient, evening: int) -> None:
+    response = client.post(f"/evenings/{evening}/hands", data={**BID, "token": "a"}, headers=EN)
+    assert response.status_code == 303
+    assert response.headers["Location"] == f"/evenings/{evening}?saved=1"
+    page = client.get(response.headers["Location"], headers=EN).text
+    assert "Hand 1 saved" in page
+    assert "Undo" in page
+    assert "Pagat won in the last trick" in page
+    assert client.get(f"/api/v1/evenings/{evening}").json["balances"]["Anna"] == 12
+
+
+def test_a_double_tap_records_one_hand(client: FlaskClient, evening: int) -> None:
+    first = client.post(f"/evenings/{evening}/hands", data={**BID, "token": "same"})
+    again = client.post(f"/evenings/{evening}/hands", data={**BID, "token": "same"})
+    assert first.headers["Location"] == again.headers["Location"]
+    assert len(client.get(f"/api/v1/evenings/{evening}").json["hands"]) == 1
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        pytest.param(
+            {"bidder": "Anna", "points": "40"}, "Choose one of: einfach", id="no-contract"
+        ),
+        pytest.param({"contract": "einfach", "points": "40"}, "Choose a player.", id="no-bidder"),
+        pytest.param(
+            {"contract": "einfach", "bidder": "Anna", "points": "90"},
+            "Enter a number between 0 and 70.",
+            id="points-range",
+        ),
+        pytest.param(
+            {"contract": "einfach", "bidder": "Anna", "points": "vierzig"},
+            "Enter a whole number.",
+            id="points-text",
+        ),
+        pytest.param(
+            {"contract": "einfach", "bidder": "Anna"},
+            "Enter the points of the Bieterin",
+            id="points-missing",
+        ),
+        pytest.param(
+            {"contract": "misere", "misere_0": "10", "misere_1": "20", "misere_2": "21"},
+            "Enter a whole number.",
+            id="misere-missing",
+        ),
+        pytest.param(
+            {
+                "contract": "misere",
+                "misere_0": "1",
+                "misere_1": "2",
+                "misere_2": "3",
+                "misere_3": "4",
+            },
+            "must add up to between 45 and 71",
+            id="misere-sum",
+        ),
+    ],
+)
+def test_hand_errors_are_shown_and_nothing_is_stored(
+    client: FlaskClient, evening: int, snapshot: Snapshot, data: dict[str, str], message: str
+) -> None:
+    before = snapshot()
+    response = client.post(f"/evenings/{evening}/hands", data={**data, "token": "x"}, headers=EN)
     assert response.status_code == 422
     assert any(message in e for e in errors(response.text)), errors(response.text)
     assert snapshot() == before
 
 
-def test_evening_page_shows_hands_balances_and_voids(
-    client: FlaskClient, create_evening: Callable[..., int], record_hand: Callable[..., Any]
-) -> None:
-    evening = create_evening(PLAYERS5, title="Abend")
-    record_hand(evening, {"contract": "doppelt", "bidder": "Anna", "partner": "Dora", "points": 30})
-    record_hand(evening, {"contract": "einfach", "bidder": "Bert", "partner": None, "points": 40})
-    client.delete(f"/api/v1/evenings/{evening}/hands/2", json={"reason": "falsch gezählt"})
-    page = client.get(f"/evenings/{evening}", headers={"Accept-Language": "en"}).text
-    assert "Hand 2" in page
-    assert "falsch gezählt" in page
-    assert 'class="void"' in page
-    assert "\u22128" in page  # Anna's balance, with a real minus sign
-    assert "Stakes" in page
+def test_implausible_misere_asks_to_confirm(client: FlaskClient, evening: int) -> None:
+    data = {
+        "contract": "misere",
+        "misere_0": "10",
+        "misere_1": "20",
+        "misere_2": "21",
+        "misere_3": "11",
+        "talon_points": "4",
+        "token": "m",
+    }
+    response = client.post(f"/evenings/{evening}/hands", data=data, headers=EN)
+    assert response.status_code == 422
+    assert "should add up to 66" in response.text
+    assert 'name="confirm"' in response.text
+    confirmed = client.post(f"/evenings/{evening}/hands", data={**data, "confirm": "y"})
+    assert confirmed.status_code == 303
+    assert client.get(f"/api/v1/evenings/{evening}").json["pot"] == 8
 
 
-def test_settlement_page_lists_payments(
-    client: FlaskClient, create_evening: Callable[..., int], record_hand: Callable[..., Any]
+def test_five_players_choose_a_partner_or_none(
+    client: FlaskClient, create_evening: Callable[..., int]
 ) -> None:
-    evening = create_evening()
-    record_hand(
-        evening, {"contract": "doppelt", "bidder": "Anna", "points": 41, "last_trick": "pagat_won"}
+    evening = create_evening(PLAYERS5)
+    page = client.get(f"/evenings/{evening}", headers=EN).text
+    assert "Partner (held the called king)" in page
+    data = {
+        "contract": "einfach",
+        "bidder": "Anna",
+        "partner": "",
+        "points": "40",
+        "result": "points",
+        "kulanz": "0",
+        "token": "p",
+    }
+    assert client.post(f"/evenings/{evening}/hands", data=data).status_code == 303
+    hand = client.get(f"/api/v1/evenings/{evening}").json["hands"][0]
+    assert hand["input"]["partner"] is None
+    assert hand["deltas"]["Anna"] == 4
+
+
+def test_quick_won_button_records_won(client: FlaskClient, evening: int) -> None:
+    data = {"contract": "einfach", "bidder": "Bert", "points": "", "result": "won", "token": "w"}
+    assert client.post(f"/evenings/{evening}/hands", data=data).status_code == 303
+    assert client.get(f"/api/v1/evenings/{evening}").json["hands"][0]["input"]["won"] is True
+
+
+def test_preview_shows_what_the_hand_pays(client: FlaskClient, evening: int) -> None:
+    response = client.post(f"/evenings/{evening}/hands/preview", data=BID, headers=EN)
+    assert response.status_code == 200
+    assert "This hand pays" in response.text
+    assert "+12" in response.text
+    incomplete = client.post(
+        f"/evenings/{evening}/hands/preview", data={"contract": "einfach"}, headers=EN
     )
-    page = client.get(f"/evenings/{evening}/settlement", headers={"Accept-Language": "en"})
-    assert page.status_code == 200
-    assert "Bert pays Anna" in page.text
-    assert "CHF 0.40" in page.text
-    german = client.get(f"/evenings/{evening}/settlement", headers={"Accept-Language": "de"})
-    assert "0,40 CHF" in german.text
+    assert "Choose a player." in incomplete.text
+    assert client.get(f"/api/v1/evenings/{evening}").json["hands"] == []
+
+
+def test_undo_voids_and_gives_the_deal_back(client: FlaskClient, evening: int) -> None:
+    client.post(f"/evenings/{evening}/hands", data={**BID, "token": "u"})
+    response = client.post(f"/evenings/{evening}/hands/1/undo", headers=EN)
+    assert response.status_code == 303
+    data = client.get(f"/api/v1/evenings/{evening}").json
+    assert data["hands"][0]["void"] == {"reason": "undo"}
+    assert data["next_dealer"] == "Dora"
+    again = client.post(f"/evenings/{evening}/hands/1/undo", headers=EN)
+    assert "already taken back" in client.get(again.headers["Location"], headers=EN).text
+
+
+def test_history_shows_voided_hands_struck_through(client: FlaskClient, evening: int) -> None:
+    client.post(f"/evenings/{evening}/hands", data={**BID, "token": "h"})
+    client.post(f"/evenings/{evening}/hands/1/void", data={"reason": "falsch gezählt"})
+    page = client.get(f"/evenings/{evening}/hands", headers=EN).text
+    assert "falsch gezählt" in page
+    assert 'class="hand void"' in page
+    assert "Doppelt" in page
+
+
+def test_edit_a_hand_with_its_history(client: FlaskClient, evening: int) -> None:
+    client.post(f"/evenings/{evening}/hands", data={**BID, "token": "e"})
+    page = client.get(f"/evenings/{evening}/hands/1/edit", headers=EN).text
+    assert 'value="41"' in page
+    assert "Version 1" in page
+    response = client.post(
+        f"/evenings/{evening}/hands/1/edit", data={**BID, "points": "30", "version": "1"}
+    )
+    assert response.status_code == 303
+    data = client.get(f"/api/v1/evenings/{evening}").json
+    assert data["hands"][0]["version"] == 2
+    assert data["pot"] == 12
+    assert data["hands"][0]["dealer"] == "Dora"
+
+
+def test_stale_edit_says_someone_else_changed_it(client: FlaskClient, evening: int) -> None:
+    client.post(f"/evenings/{evening}/hands", data={**BID, "token": "s"})
+    client.post(f"/evenings/{evening}/hands/1/edit", data={**BID, "points": "30", "version": "1"})
+    response = client.post(
+        f"/evenings/{evening}/hands/1/edit",
+        data={**BID, "points": "20", "version": "1"},
+        headers=EN,
+    )
+    assert response.status_code == 409
+    assert "Someone else changed this hand meanwhile" in response.text
+    assert client.get(f"/api/v1/evenings/{evening}").json["hands"][0]["input"]["points"] == 30
+
+
+def test_invalid_edit_is_shown_and_nothing_changes(
+    client: FlaskClient, evening: int, snapshot: Snapshot
+) -> None:
+    client.post(f"/evenings/{evening}/hands", data={**BID, "token": "i"})
+    before = snapshot()
+    response = client.post(
+        f"/evenings/{evening}/hands/1/edit",
+        data={**BID, "points": "99", "version": "1"},
+        headers=EN,
+    )
+    assert response.status_code == 422
+    assert "Enter a number between 0 and 70." in errors(response.text)
+    assert snapshot() == before
+
+
+def test_void_needs_a_reason(client: FlaskClient, evening: int, snapshot: Snapshot) -> None:
+    client.post(f"/evenings/{evening}/hands", data={**BID, "token": "v"})
+    before = snapshot()
+    response = client.post(f"/evenings/{evening}/hands/1/void", data={"reason": " "}, headers=EN)
+    assert response.status_code == 303
+    assert (
+        "Say why the hand is voided." in client.get(response.headers["Location"], headers=EN).text
+    )
+    assert snapshot() == before
+
+
+def test_change_the_table(client: FlaskClient, evening: int) -> None:
+    page = client.get(f"/evenings/{evening}/seating", headers=EN).text
+    assert 'value="Anna"' in page
+    data = {
+        "seat_0": "Anna",
+        "seat_1": "Bert",
+        "seat_2": "Clara",
+        "seat_3": "Dora",
+        "seat_4": "Emil",
+        "dealer_seat": "4",
+    }
+    assert client.post(f"/evenings/{evening}/seating", data=data).status_code == 303
+    state = client.get(f"/api/v1/evenings/{evening}").json
+    assert state["players"] == PLAYERS5
+    assert state["next_dealer"] == "Emil"
+
+
+def test_seating_errors_are_shown(client: FlaskClient, evening: int, snapshot: Snapshot) -> None:
+    before = snapshot()
+    response = client.post(
+        f"/evenings/{evening}/seating", data={"seat_0": "Anna", "seat_1": "Bert"}, headers=EN
+    )
+    assert response.status_code == 422
+    assert any("not 2" in e for e in errors(response.text))
+    assert snapshot() == before
 
 
 def test_language_switch_is_remembered(client: FlaskClient) -> None:
     client.post("/language/de")
-    page = client.get("/", headers={"Accept-Language": "en"})
+    page = client.get("/", headers=EN)
     assert '<html lang="de">' in page.text
+    assert "Neuen Abend beginnen" in page.text or "Abend" in page.text
 
 
 def test_unknown_page_is_a_friendly_404(client: FlaskClient) -> None:
