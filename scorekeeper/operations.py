@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import selectinload
 
 from scorekeeper import ledger as ledger_mod
@@ -92,6 +93,53 @@ class EveningView:
     def settlement(self, rule: str | None = None) -> Settlement:
         """The end of the evening in money, with the evening's end rule or ``rule``."""
         return settle(self.variant, self.evening.options, self.ledger, self.next_table, rule=rule)
+
+
+@dataclass(frozen=True, slots=True)
+class EveningSummary:
+    """What lists of evenings show, without replaying any of them."""
+
+    evening: Evening
+    variant: Variant
+    players: tuple[str, ...]
+    hands: int
+    last_activity: datetime
+
+
+def summaries() -> list[EveningSummary]:
+    """Every evening for the lists, most recently active first, in three queries."""
+    counts = dict(
+        db.session.execute(
+            select(Hand.evening_id, func.count())
+            .where(Hand.void_reason.is_(None))
+            .group_by(Hand.evening_id)
+        ).all()
+    )
+    latest = dict(
+        db.session.execute(
+            select(Hand.evening_id, func.max(Hand.updated_at)).group_by(Hand.evening_id)
+        ).all()
+    )
+    evenings = db.session.scalars(
+        select(Evening).options(
+            selectinload(Evening.seatings).selectinload(Seating.seats).selectinload(Seat.player)
+        )
+    ).all()
+    out = []
+    for evening in evenings:
+        touched = latest.get(evening.id)
+        if touched is not None and touched.tzinfo is None:
+            touched = touched.replace(tzinfo=UTC)
+        out.append(
+            EveningSummary(
+                evening,
+                get_variant(evening.game, evening.variant),
+                evening.seatings[-1].names,
+                counts.get(evening.id, 0),
+                max(evening.updated_at, touched) if touched else evening.updated_at,
+            )
+        )
+    return sorted(out, key=lambda s: (s.last_activity, s.evening.id), reverse=True)
 
 
 def get_evening(evening_id: int) -> Evening | None:

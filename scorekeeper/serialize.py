@@ -9,7 +9,7 @@ from flask_babel import gettext
 from scorekeeper.ledger import HandResult
 from scorekeeper.models import Hand, HandRevision
 from scorekeeper.money import cents_to_str, exact_to_str
-from scorekeeper.operations import EveningView
+from scorekeeper.operations import EveningSummary, EveningView
 from scorekeeper.rules.base import Message
 from scorekeeper.settlement import Payment, Settlement
 
@@ -68,18 +68,19 @@ def evening_json(current: EveningView) -> dict[str, Any]:
     }
 
 
-def evening_summary(current: EveningView) -> dict[str, Any]:
+def evening_summary(summary: EveningSummary) -> dict[str, Any]:
     """An evening in the list."""
-    evening = current.evening
+    evening = summary.evening
     return {
         "id": evening.id,
         "game": evening.game,
         "variant": evening.variant,
         "title": evening.title,
         "date": evening.date.isoformat() if evening.date else None,
-        "players": list(current.players),
-        "hands": sum(1 for h in evening.hands if h.void_reason is None),
+        "players": list(summary.players),
+        "hands": summary.hands,
         "created_at": evening.created_at.isoformat(),
+        "last_activity": summary.last_activity.isoformat(),
     }
 
 

@@ -111,9 +111,8 @@ def openapi() -> Response:
 
 @bp.get("/evenings")
 def index() -> Response:
-    """All evenings, newest first."""
-    evenings = db.session.scalars(select(Evening).order_by(Evening.id.desc())).all()
-    return jsonify({"evenings": [serialize.evening_summary(operations.view(e)) for e in evenings]})
+    """All evenings, the most recently active first."""
+    return jsonify({"evenings": [serialize.evening_summary(s) for s in operations.summaries()]})
 
 
 @bp.post("/evenings")

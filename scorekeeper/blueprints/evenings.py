@@ -20,7 +20,7 @@ from scorekeeper.forms import (
     seated_names,
     seating_form,
 )
-from scorekeeper.models import Evening, Player
+from scorekeeper.models import Player
 from scorekeeper.rules import VARIANTS, get_variant
 from scorekeeper.rules.base import InvalidInputError
 from scorekeeper.serialize import text
@@ -39,21 +39,14 @@ def load_view(evening_id: int) -> operations.EveningView:
     return operations.view(evening)
 
 
-def last_activity(current: operations.EveningView) -> datetime:
-    """When the evening was last written to."""
-    times = [current.evening.updated_at] + [h.updated_at for h in current.evening.hands]
-    return max(times)
-
-
 @bp.get("/")
 def index() -> str:
-    """Evenings still going first, then the past ones, newest first."""
-    evenings = db.session.scalars(select(Evening).order_by(Evening.id.desc())).all()
-    views = sorted((operations.view(e) for e in evenings), key=last_activity, reverse=True)
+    """Evenings still going first, then the past ones."""
+    summaries = operations.summaries()
     now = datetime.now(UTC)
-    recent = [v for v in views if now - last_activity(v) < RECENT]
-    past = [v for v in views if v not in recent]
-    return render_template("evenings/index.html", recent=recent, past=past, games=VARIANTS)
+    recent = [s for s in summaries if now - s.last_activity < RECENT]
+    past = [s for s in summaries if now - s.last_activity >= RECENT]
+    return render_template("evenings/index.html", recent=recent, past=past)
 
 
 def known_players() -> list[str]:
