@@ -52,18 +52,22 @@ class TroggenHandForm:
             contract = RadioField(
                 _l("Contract"), choices=choice_list(CONTRACTS), validate_choice=False
             )
-            bidder = RadioField(_l("Bieterin"), choices=choice_list(players), validate_choice=False)
+            bidder = RadioField(
+                _l("Bieterin (the bidder)"), choices=choice_list(players), validate_choice=False
+            )
             points = StringField(_l("Points of the Bieterin's side"), render_kw=NUMERIC)
             result = RadioField(
                 _l("Result"), choices=choice_list(RESULTS), default="points", validate_choice=False
             )
             last_trick = RadioField(
-                _l("Last trick"),
+                _l("Last trick: the Bieterin's Pagat (trump I) or King"),
                 choices=choice_list(LAST_TRICK),
                 default="none",
                 validate_choice=False,
             )
-            talon_points = StringField(_l("Card points in the talon (optional)"), render_kw=NUMERIC)
+            talon_points = StringField(
+                _l("Card points in the Talon, the cards set aside (optional)"), render_kw=NUMERIC
+            )
             dealer = SelectField(
                 _l("Dealer"),
                 choices=choice_list(players),
@@ -81,7 +85,9 @@ class TroggenHandForm:
                 default="",
                 validate_choice=False,
             )
-            Form.kulanz = StringField(_l("Kulanz to the partner"), default="0", render_kw=NUMERIC)
+            Form.kulanz = StringField(
+                _l("Kulanz: extra jetons to the partner"), default="0", render_kw=NUMERIC
+            )
         for i, player in enumerate(table.players):
             setattr(Form, f"misere_{i}", StringField(player, render_kw=NUMERIC))
         form = Form(data=data) if formdata is None else Form(formdata=formdata)
