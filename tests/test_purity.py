@@ -1,0 +1,118 @@
+"""The core stays pure (style rule 5): no framework, no database, no clock, no dice, no I/O.
+
+The AST is read rather than the modules imported, so an import hidden in a function body
+or behind ``TYPE_CHECKING`` is caught as well.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parent.parent / "scorekeeper"
+CORE = [
+    *sorted(PACKAGE.joinpath("rules").glob("*.py")),
+    PACKAGE / "ledger.py",
+    PACKAGE / "settlement.py",
+    PACKAGE / "chart.py",
+]
+FORBIDDEN = (
+    "flask",
+    "sqlalchemy",
+    "wtforms",
+    "weasyprint",
+    "scorekeeper.models",
+    "datetime",
+    "random",
+    "os",
+    "io",
+)
+
+
+def is_forbidden(module: str) -> bool:
+    """Whether importing ``module`` (or a submodule of it) breaks the core's purity."""
+    return module.split(".")[0].startswith("flask_") or any(
+        module == f or module.startswith(f + ".") for f in FORBIDDEN
+    )
+
+
+def imported_modules(source: str, package: str) -> list[str]:
+    """Every module imported by ``source``, a module of ``package``, relative ones resolved."""
+    parts = package.split(".")
+    found: list[str] = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = parts[: len(parts) - node.level + 1] if node.level else []
+            module = ".".join([*base, *([node.module] if node.module else [])])
+            found.append(module)
+            found += [f"{module}.{alias.name}" for alias in node.names]
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id == "__import__"
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+        ):
+            found.append(str(node.args[0].value))
+    return found
+
+
+def package_of(path: Path) -> str:
+    """The dotted package a core file belongs to."""
+    return ".".join(["scorekeeper", *path.relative_to(PACKAGE).parent.parts])
+
+
+def test_core_modules_are_found() -> None:
+    """The check covers the whole core, so a new rules module cannot slip past it."""
+    names = {p.name for p in CORE}
+    assert {
+        "__init__.py",
+        "base.py",
+        "troggen.py",
+        "ledger.py",
+        "settlement.py",
+        "chart.py",
+    } <= names
+    assert all(p.is_file() for p in CORE)
+
+
+@pytest.mark.parametrize("path", CORE, ids=lambda p: p.relative_to(PACKAGE).as_posix())
+def test_core_imports_nothing_impure(path: Path) -> None:
+    """No framework, database, form, PDF, clock, randomness or I/O module in the core."""
+    modules = imported_modules(path.read_text(encoding="utf-8"), package_of(path))
+    assert [m for m in modules if is_forbidden(m)] == []
+
+
+@pytest.mark.parametrize(
+    ("source", "module"),
+    [
+        ("import flask", "flask"),
+        ("from flask_sqlalchemy import SQLAlchemy", "flask_sqlalchemy"),
+        ("import sqlalchemy.orm as orm", "sqlalchemy.orm"),
+        ("from scorekeeper import models", "scorekeeper.models"),
+        ("from .. import models", "scorekeeper.models"),
+        ("from datetime import datetime", "datetime"),
+        ("import random", "random"),
+        ("from os import path", "os"),
+        ("def f():\n    import io", "io"),
+        ("wtforms = __import__('wtforms')", "wtforms"),
+        ("from weasyprint import HTML", "weasyprint"),
+    ],
+)
+def test_the_check_catches(source: str, module: str) -> None:
+    """The detector itself finds each kind of forbidden import."""
+    found = imported_modules(source, "scorekeeper.rules")
+    assert module in [m for m in found if is_forbidden(m)]
+
+
+@pytest.mark.parametrize(
+    "source", ["from . import base", "import osmosis", "from decimal import Decimal"]
+)
+def test_the_check_allows(source: str) -> None:
+    """Relative imports inside the core and look-alike names are not flagged."""
+    found = imported_modules(source, "scorekeeper.rules")
+    assert [m for m in found if is_forbidden(m)] == []
