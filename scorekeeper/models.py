@@ -190,3 +190,28 @@ class IdempotentResponse(db.Model):  # type: ignore[name-defined,misc]
     body: Mapped[dict[str, Any]] = mapped_column(JSON, nullable=False)
     location: Mapped[str | None] = mapped_column(String(200), nullable=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, nullable=False, default=utcnow)
+
+
+class SettlementTick(db.Model):  # type: ignore[name-defined,misc]
+    """A payment of the settlement ticked off as paid at the table.
+
+    The tick keeps the amount it was given for: when a later correction changes what
+    ``payer`` owes ``payee``, the payment shows as open again and the old tick as stale.
+    """
+
+    __tablename__ = "settlement_tick"
+    __table_args__ = (
+        UniqueConstraint("evening_id", "payer", "payee"),
+        CheckConstraint("amount > 0", name="amount_positive"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    evening_id: Mapped[int] = mapped_column(ForeignKey("evening.id"), nullable=False)
+    #: A player's name as seated, or a common account ("pot") when the pot is carried.
+    payer: Mapped[str] = mapped_column(String(80), nullable=False)
+    payee: Mapped[str] = mapped_column(String(80), nullable=False)
+    #: The amount ticked, in cents (Rappen).
+    amount: Mapped[int] = mapped_column(nullable=False)
+    ticked_at: Mapped[datetime] = mapped_column(UTCDateTime, nullable=False, default=utcnow)
+
+    evening: Mapped[Evening] = relationship()

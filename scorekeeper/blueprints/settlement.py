@@ -1,0 +1,153 @@
+"""The settlement page: the end rule, nets, who pays whom with ticks, pairwise, the chart."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from decimal import Decimal
+from fractions import Fraction
+
+from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask_babel import format_time, get_locale, gettext
+from sqlalchemy.exc import IntegrityError
+from werkzeug.wrappers import Response
+
+from scorekeeper import operations, ticks
+from scorekeeper.chart import balance_chart
+from scorekeeper.extensions import db
+from scorekeeper.filters import signed
+from scorekeeper.models import Evening
+from scorekeeper.money import exact_to_str
+from scorekeeper.rules.base import InvalidInputError
+from scorekeeper.serialize import text
+from scorekeeper.settlement import Payment, Settlement
+
+bp = Blueprint("settlement", __name__)
+
+#: The query and form field naming the end-of-evening rule shown (as in the API).
+RULE_FIELD = "end_pot"
+
+
+def load(evening_id: int) -> Evening:
+    """The evening, or 404."""
+    evening = operations.get_evening(evening_id)
+    if evening is None:
+        abort(404)
+    return evening
+
+
+@bp.get("/evenings/<int:evening_id>/settlement")
+def show(evening_id: int) -> str:
+    """The settlement with the evening's end rule, or the one chosen on the page."""
+    return render_page(load(evening_id), request.args.get(RULE_FIELD))
+
+
+@bp.post("/evenings/<int:evening_id>/settlement/ticks")
+def tick(evening_id: int) -> Response | tuple[str, int]:
+    """Tick a payment off as paid, or undo a tick; then back to the page (PRG)."""
+    evening = load(evening_id)
+    form = request.form
+    rule = form.get(RULE_FIELD) or None
+    payer, payee = form.get("payer", ""), form.get("payee", "")
+    try:
+        if form.get("action") == "untick":
+            ticks.untick(evening, payer, payee)
+        else:
+            amount = form.get("amount", 0, type=int)
+            ticks.tick(evening, payer, payee, amount, rule=rule)
+        db.session.commit()
+    except InvalidInputError as error:
+        db.session.rollback()
+        problems = [text(m) for messages in error.errors.values() for m in messages]
+        return render_page(evening, rule, problems=problems), 422
+    except IntegrityError:
+        # Another tablet ticked the same payment at the same moment: its tick stands.
+        db.session.rollback()
+    target = url_for("settlement.show", evening_id=evening_id, end_pot=rule, _anchor="payments")
+    return redirect(target)
+
+
+def render_page(evening: Evening, asked: str | None, problems: list[str] | None = None) -> str:
+    """The page for ``evening`` with the rule ``asked`` (ignored unless it is a valid one)."""
+    current = operations.view(evening)
+    try:
+        rule = operations.read_end_rule(current, asked)
+    except InvalidInputError:
+        rule = None
+    result = current.settlement(rule)
+    parties = [p for p in current.all_players if p in result.net]
+    parties += [p for p in result.net if p not in parties]
+    rows, orphans = ticks.payment_rows(result.transfers, ticks.ticks_of(evening))
+    options = evening.options
+    currency = options.get("currency", "")
+    spec = next(
+        (s for s in current.variant.option_specs if s.key == current.variant.end_rule_option),
+        None,
+    )
+    return render_template(
+        "evenings/settlement.html",
+        current=current,
+        result=result,
+        parties=parties,
+        rule=rule,
+        rule_spec=spec,
+        evening_rule=options.get(spec.key) if spec else None,
+        shown_rule=result.rule,
+        rows=rows,
+        pairwise=by_payer(result.pairwise, parties),
+        orphans=orphans,
+        coin=int(Decimal(options.get("coin", "0.01")) * 100),
+        rounding={p: exact_money(v, currency) for p, v in result.rounding.items()},
+        chart=chart(current, result),
+        clock=clock,
+        problems=problems or [],
+    )
+
+
+def chart(current: operations.EveningView, result: Settlement) -> str:
+    """The balances chart with its texts in the page's language, ending with the end rule."""
+    players = current.ledger.players
+    points = [hand.balances for hand in current.ledger.hands]
+    ends = result.final if result.closing else current.ledger.balances
+    finals = ", ".join(f"{p} {signed(ends.get(p, 0))}" for p in players)
+    empty = gettext("No hand recorded yet.")
+    described = gettext(
+        "Each player's balance after every hand, %(n)s hands. At the end: %(finals)s.",
+        n=len(points),
+        finals=finals,
+    )
+    return balance_chart(
+        players,
+        points,
+        title=gettext("Balances over the evening"),
+        description=described if points else empty,
+        empty=empty,
+        axis=gettext("Hand"),
+        final=result.final if result.closing else None,
+        final_label=gettext("End"),
+    )
+
+
+def by_payer(payments: tuple[Payment, ...], order: list[str]) -> list[Payment]:
+    """Pairwise payments grouped by payer, both sides in the page's order of players."""
+    rank = {p: i for i, p in enumerate(order)}
+    return sorted(
+        payments, key=lambda p: (rank.get(p.source, len(rank)), rank.get(p.target, len(rank)))
+    )
+
+
+def clock(moment: datetime) -> str:
+    """A time of day as the table reads it (the app's configured time zone)."""
+    return str(format_time(moment, "HH:mm"))
+
+
+def exact_money(cents: Fraction, currency: str) -> str:
+    """A signed amount of money to a hundredth of a cent, without trailing zeros.
+
+    Rounding moves fractions of a cent, so the two decimals of ``|money`` would hide it.
+    """
+    whole, part = exact_to_str(abs(cents)).split(".")
+    amount = f"{whole}.{part.rstrip('0').ljust(2, '0')}"
+    sign = "+" if cents > 0 else "\u2212" if cents < 0 else ""
+    if str(get_locale()) == "de":
+        return f"{sign}{amount.replace('.', ',')} {currency}".strip()
+    return f"{currency} {sign}{amount}".strip()
