@@ -38,6 +38,7 @@ def create_app(
         AUTO_MIGRATE=True,
         JSON_SORT_KEYS=False,
         BABEL_TRANSLATION_DIRECTORIES=str(Path(__file__).parent / "translations"),
+        BABEL_DEFAULT_TIMEZONE="Europe/Zurich",
     )
     app.config.from_pyfile("config.py", silent=True)
     app.config.from_prefixed_env("SCOREKEEPER")

@@ -11,11 +11,13 @@ from dataclasses import dataclass
 from datetime import date
 
 from scorekeeper.rules import get_variant
-from scorekeeper.rules.base import ErrorCollector, InvalidSettingsError, msg
+from scorekeeper.rules.base import POT, ErrorCollector, InvalidSettingsError, msg
 from scorekeeper.rules.options import parse_options
 from scorekeeper.rules.variant import Variant
 
 NAME_LENGTH = 80
+#: Names of common accounts; a player called like one would be mistaken for it.
+RESERVED = {POT}
 TEXT_LENGTH = 200
 
 
@@ -53,6 +55,10 @@ def read_players(
             errors.add(field, msg("Names can be at most {n} characters long.", n=NAME_LENGTH))
         elif name_key(name) in seen:
             errors.add(field, msg("{name} is listed twice.", name=name))
+        elif name_key(name) in RESERVED:
+            errors.add(
+                field, msg("{name} is the name of the pot; please choose another.", name=name)
+            )
         seen.add(name_key(name))
     if not variant.allows_players(len(names)):
         errors.add(

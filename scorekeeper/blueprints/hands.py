@@ -123,9 +123,7 @@ def preview(evening_id: int) -> str:
     problems: list[str] = []
     result = None
     try:
-        _, replayed = operations.prepare_hand(
-            evening, entry.to_facts(form, current.next_table)
-        )
+        _, replayed = operations.prepare_hand(evening, entry.to_facts(form, current.next_table))
         result = replayed.ledger.hands[-1]
     except ImplausibleHandError as warning:
         problems = [text(m) for ms in warning.warnings.values() for m in ms]

@@ -342,3 +342,14 @@ def test_errors_speak_german_when_asked(client: FlaskClient) -> None:
     assert response.json["errors"]["players"] == [
         "Dieses Spiel wird von 4 bis 6 Personen gespielt, nicht von 3."
     ]
+
+
+def test_a_player_cannot_be_called_like_the_pot(client: FlaskClient, snapshot: Snapshot) -> None:
+    before = snapshot()
+    body = {"game": "troggen", "players": ["Anna", "Bert", "Clara", "Pot"]}
+    response = client.post("/api/v1/evenings", json=body)
+    assert response.status_code == 422
+    assert response.json["errors"]["players"] == [
+        "Pot is the name of the pot; please choose another."
+    ]
+    assert snapshot() == before
