@@ -94,13 +94,14 @@ def register_extensions(app: Flask) -> None:
 
 def register_blueprints(app: Flask) -> None:
     """The JSON API and the pages."""
-    from scorekeeper.blueprints import api, errors, evenings, hands, settlement
+    from scorekeeper.blueprints import api, errors, evenings, exports, hands, settlement
 
     app.register_blueprint(api.bp)
     csrf.exempt(api.bp)
     app.register_blueprint(evenings.bp)
     app.register_blueprint(hands.bp)
     app.register_blueprint(settlement.bp)
+    app.register_blueprint(exports.bp)
     errors.register(app)
 
 

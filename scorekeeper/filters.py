@@ -27,9 +27,15 @@ def money(cents: int, currency: str = "") -> str:
     return f"{currency} {amount}".strip()
 
 
+def decimal(value: str) -> str:
+    """A decimal string (a unit value) with the page's decimal separator."""
+    return value.replace(".", ",") if str(get_locale()) == "de" else value
+
+
 def register(app: Flask) -> None:
     """Make the filters available to every template."""
     app.add_template_filter(signed)
     app.add_template_filter(money)
+    app.add_template_filter(decimal)
     app.add_template_global(get_locale)
     app.add_template_global(text)

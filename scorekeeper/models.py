@@ -65,6 +65,10 @@ class Evening(db.Model):  # type: ignore[name-defined,misc]
     options: Mapped[dict[str, str]] = mapped_column(JSON, nullable=False)
     #: Bumped on every settings correction, for the stale-edit check.
     version: Mapped[int] = mapped_column(nullable=False, default=1)
+    #: The language its printouts speak ("de", "en"), chosen when it was started.
+    language: Mapped[str] = mapped_column(String(5), nullable=False, default="de")
+    #: Set once the settlement is signed: the evening is then read-only until reopened.
+    closed_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, nullable=False, default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, nullable=False, default=utcnow)
 

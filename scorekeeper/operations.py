@@ -69,6 +69,20 @@ class AlreadyVoidError(ScorekeeperError):
     """The hand is voided already."""
 
 
+class EveningClosedError(ScorekeeperError):
+    """The evening was closed after its settlement was signed: reopen it to change it."""
+
+    def __init__(self, evening_id: int) -> None:
+        super().__init__(evening_id)
+        self.evening_id = evening_id
+
+
+def ensure_open(evening: Evening) -> None:
+    """Refuse any change to a closed evening."""
+    if evening.closed_at is not None:
+        raise EveningClosedError(evening.id)
+
+
 @dataclass(frozen=True, slots=True)
 class EveningView:
     """An evening with everything derived from its facts."""
@@ -205,6 +219,8 @@ def evening_settings(evening: Evening) -> dict[str, Any]:
         "date": evening.date.isoformat() if evening.date else None,
         "first_dealer": seating.dealer.name if seating.dealer else None,
         "options": dict(evening.options),
+        "language": evening.language,
+        "closed": evening.closed_at is not None,
     }
 
 
@@ -214,6 +230,7 @@ def create_evening(raw: object, *, source: str) -> Evening:
     evening = Evening(
         game=settings.variant.game,
         variant=settings.variant.key,
+        language=settings.language,
         title=settings.title,
         place=settings.place,
         date=settings.date,
@@ -305,6 +322,7 @@ def prepare_hand(evening: Evening, raw: object) -> tuple[ledger_mod.HandRecord, 
 
 def record_hand(evening: Evening, raw: object, *, source: str) -> Hand:
     """Record the next hand; the dealer is proposed by the rotation unless given."""
+    ensure_open(evening)
     record, _ = prepare_hand(evening, raw)
     stored = dict(record.facts)
     hand = Hand(
@@ -340,6 +358,7 @@ def check_version(value: object, current: int) -> None:
 
 def replace_hand(evening: Evening, number: int, raw: object, *, source: str) -> Hand:
     """Replace a hand's facts; later hands are recomputed, dealers stay where they were."""
+    ensure_open(evening)
     hand = find_hand(evening, number)
     facts, shell = split_body(raw)
     check_version(shell.get("version"), hand.version)
@@ -360,6 +379,7 @@ def replace_hand(evening: Evening, number: int, raw: object, *, source: str) -> 
 
 def void_hand(evening: Evening, number: int, raw: object, *, source: str) -> Hand:
     """Void a hand with a reason: it stays in the record with no effect."""
+    ensure_open(evening)
     hand = find_hand(evening, number)
     if hand.void_reason is not None:
         raise AlreadyVoidError(number)
@@ -395,6 +415,7 @@ def void_hand(evening: Evening, number: int, raw: object, *, source: str) -> Han
 
 def change_seating(evening: Evening, raw: object, *, source: str) -> Seating:
     """Change the table from the next hand on (players join, leave or swap seats)."""
+    ensure_open(evening)
     if not isinstance(raw, Mapping):
         raise InvalidSettingsError.single("body", msg("Send the seating as a JSON object."))
     errors = ErrorCollector()
@@ -420,6 +441,7 @@ def change_seating(evening: Evening, raw: object, *, source: str) -> Seating:
 
 def correct_evening(evening: Evening, raw: object, *, source: str) -> Evening:
     """Correct an evening's settings (title, place, date, first dealer, options)."""
+    ensure_open(evening)
     if not isinstance(raw, Mapping):
         raise InvalidSettingsError.single("body", msg("Send the changes as a JSON object."))
     errors = ErrorCollector()
@@ -488,3 +510,22 @@ def read_end_rule(current: EveningView, value: str | None) -> str | None:
             key or "end_pot", problem or msg("This game has no end-of-evening rule to choose.")
         )
     return value
+
+
+def set_closed(evening: Evening, closed: bool, *, source: str) -> Evening:
+    """Close an evening once its settlement is signed, or reopen it; both leave a trace."""
+    if (evening.closed_at is not None) == closed:
+        return evening
+    evening.closed_at = utcnow() if closed else None
+    evening.version += 1
+    evening.updated_at = utcnow()
+    db.session.add(
+        EveningRevision(
+            evening=evening,
+            version=evening.version,
+            settings=evening_settings(evening),
+            source=source,
+        )
+    )
+    db.session.flush()
+    return evening

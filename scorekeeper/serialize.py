@@ -57,6 +57,8 @@ def evening_json(current: EveningView) -> dict[str, Any]:
         "place": evening.place,
         "date": evening.date.isoformat() if evening.date else None,
         "version": evening.version,
+        "language": evening.language,
+        "closed": evening.closed_at is not None,
         "players": list(current.players),
         "all_players": list(current.all_players),
         "options": evening.options,

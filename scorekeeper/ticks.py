@@ -65,6 +65,7 @@ def tick(
     a payment that is ticked already keeps the first time; a stale tick for another amount
     is replaced.
     """
+    operations.ensure_open(evening)
     current = operations.view(evening)
     chosen = operations.read_end_rule(current, rule)
     payment = Payment(payer, payee, amount)
@@ -91,6 +92,7 @@ def tick(
 
 def untick(evening: Evening, payer: str, payee: str) -> bool:
     """Remove the tick of ``payer`` → ``payee``; False when there was none (undone already)."""
+    operations.ensure_open(evening)
     found = ticks_of(evening).get((payer, payee))
     if found is None:
         return False

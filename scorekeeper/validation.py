@@ -16,6 +16,8 @@ from scorekeeper.rules.options import parse_options
 from scorekeeper.rules.variant import Variant
 
 NAME_LENGTH = 80
+#: Languages the pages and printouts speak.
+LANGUAGES = ("de", "en")
 #: Names of common accounts; a player called like one would be mistaken for it.
 RESERVED = {POT}
 TEXT_LENGTH = 200
@@ -32,6 +34,7 @@ class EveningSettings:
     place: str
     date: date | None
     options: dict[str, str]
+    language: str
 
 
 def name_key(name: str) -> str:
@@ -126,7 +129,17 @@ def parse_evening(raw: object) -> EveningSettings:
     if not isinstance(raw, Mapping):
         raise InvalidSettingsError.single("body", msg("Send the evening as a JSON object."))
     errors = ErrorCollector()
-    known = {"game", "variant", "players", "first_dealer", "title", "place", "date", "options"}
+    known = {
+        "game",
+        "variant",
+        "players",
+        "first_dealer",
+        "title",
+        "place",
+        "date",
+        "options",
+        "language",
+    }
     reject_unknown(raw, known, errors)
     game, variant_key = raw.get("game"), raw.get("variant")
     if not isinstance(game, str) or not game:
@@ -142,6 +155,9 @@ def parse_evening(raw: object) -> EveningSettings:
     title = read_text(raw, "title", errors)
     place = read_text(raw, "place", errors)
     when = read_date(raw, errors)
+    language = raw.get("language", "de")
+    if language not in LANGUAGES:
+        errors.add("language", msg("Choose one of: {choices}.", choices=", ".join(LANGUAGES)))
     options: dict[str, str] = {}
     try:
         options = parse_options(variant.option_specs, raw.get("options"))
@@ -151,5 +167,5 @@ def parse_evening(raw: object) -> EveningSettings:
                 errors.add(field, message)
     errors.raise_if_any(InvalidSettingsError)
     return EveningSettings(
-        variant, players, first_dealer or players[0], title, place, when, options
+        variant, players, first_dealer or players[0], title, place, when, options, str(language)
     )

@@ -14,7 +14,8 @@ from flask_babel import gettext
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
-from scorekeeper import operations, serialize
+from scorekeeper import archive, operations, serialize
+from scorekeeper.blueprints import exports
 from scorekeeper.extensions import db
 from scorekeeper.models import Evening, IdempotentResponse
 from scorekeeper.openapi import spec
@@ -265,3 +266,60 @@ def settlement(evening_id: int) -> Response:
     current = operations.view(load(evening_id))
     rule = operations.read_end_rule(current, request.args.get("end_pot"))
     return jsonify(serialize.settlement_json(current, current.settlement(rule)))
+
+
+@bp.get("/evenings/<int:evening_id>/sheet.pdf")
+def sheet_pdf(evening_id: int) -> Response:
+    """The score sheet as PDF."""
+    evening = load(evening_id)
+    return exports.download(
+        exports.sheet_pdf_bytes(evening),
+        "application/pdf",
+        exports.filename(evening, "sheet", "pdf"),
+        inline=True,
+    )
+
+
+@bp.get("/evenings/<int:evening_id>/settlement.pdf")
+def settlement_pdf(evening_id: int) -> Response:
+    """The settlement as PDF; ``end_pot`` as for the JSON settlement."""
+    evening = load(evening_id)
+    return exports.download(
+        exports.settlement_pdf_bytes(evening, request.args.get("end_pot")),
+        "application/pdf",
+        exports.filename(evening, "settlement", "pdf"),
+        inline=True,
+    )
+
+
+@bp.get("/evenings/<int:evening_id>/export")
+def export(evening_id: int) -> Response:
+    """The whole evening as a JSON archive."""
+    return jsonify(archive.export_evening(load(evening_id)))
+
+
+@bp.post("/evenings/import")
+def import_archive() -> Response:
+    """Store an archive (the body) as a new evening."""
+    evening = archive.import_evening(body(), source="api")
+    data = serialize.evening_json(operations.view(evening))
+    db.session.commit()
+    return reply(data, 201, url_for("api.show", evening_id=evening.id))
+
+
+@bp.post("/evenings/<int:evening_id>/close")
+def close(evening_id: int) -> Response:
+    """Close the evening once its settlement is signed: it becomes read-only."""
+    evening = operations.set_closed(load(evening_id), True, source="api")
+    data = serialize.evening_json(operations.view(evening))
+    db.session.commit()
+    return jsonify(data)
+
+
+@bp.post("/evenings/<int:evening_id>/reopen")
+def reopen(evening_id: int) -> Response:
+    """Reopen a closed evening; its revisions keep the trace."""
+    evening = operations.set_closed(load(evening_id), False, source="api")
+    data = serialize.evening_json(operations.view(evening))
+    db.session.commit()
+    return jsonify(data)

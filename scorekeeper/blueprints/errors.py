@@ -6,7 +6,7 @@ bare 500 traceback.
 
 from __future__ import annotations
 
-from flask import Flask, Response, jsonify, render_template, request
+from flask import Flask, Response, flash, jsonify, redirect, render_template, request, url_for
 from flask_babel import gettext
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
@@ -14,7 +14,7 @@ from werkzeug.exceptions import HTTPException
 from scorekeeper import serialize
 from scorekeeper.blueprints.api import BadJSONError
 from scorekeeper.extensions import db
-from scorekeeper.operations import AlreadyVoidError, NotFoundError
+from scorekeeper.operations import AlreadyVoidError, EveningClosedError, NotFoundError
 from scorekeeper.rules.base import ImplausibleHandError, InvalidInputError
 
 
@@ -52,6 +52,15 @@ def register(app: Flask) -> None:
     def no_hand(error: NotFoundError) -> Response:
         db.session.rollback()
         return json_error(404, "number", gettext("There is no hand %(n)s.", n=error.args[0]))
+
+    @app.errorhandler(EveningClosedError)
+    def closed(error: EveningClosedError) -> Response:
+        db.session.rollback()
+        message = gettext("This evening is closed. Reopen it to change anything.")
+        if wants_json():
+            return json_error(409, "evening", message)
+        flash(message)
+        return redirect(url_for("evenings.show", evening_id=error.evening_id), 303)
 
     @app.errorhandler(AlreadyVoidError)
     def already_void(error: AlreadyVoidError) -> Response:

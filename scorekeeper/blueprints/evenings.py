@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, session, url_for
-from flask_babel import gettext
+from flask_babel import get_locale, gettext
 from sqlalchemy import select
 from werkzeug.wrappers import Response
 
@@ -82,7 +82,8 @@ def create() -> Response | tuple[str, int]:
         form.date.errors = [gettext("Choose a date from the calendar, or leave it empty.")]
     else:
         try:
-            evening = operations.create_evening(new_evening_body(form, variant), source="page")
+            body = {**new_evening_body(form, variant), "language": str(get_locale())}
+            evening = operations.create_evening(body, source="page")
         except InvalidInputError as error:
             db.session.rollback()
             place_errors(form, error.errors, text)

@@ -162,6 +162,7 @@ class Troggen(Variant):
     title = msg("Troggen (Museum Blumenstein, 2015)")
     min_players = 4
     max_players = 6
+    unit_name = msg("Jetons")
     common_accounts = (POT,)
     end_rule_option = "end_pot"
     option_specs = (

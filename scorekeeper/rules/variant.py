@@ -6,7 +6,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from typing import Any
 
-from scorekeeper.rules.base import HandInput, HandScore, Message, ScoreLine, Table
+from scorekeeper.rules.base import HandInput, HandScore, Message, ScoreLine, Table, msg
 from scorekeeper.rules.options import OptionSpec
 
 Options = Mapping[str, str]
@@ -26,6 +26,8 @@ class Variant(ABC):
     min_players: int
     max_players: int
     option_specs: tuple[OptionSpec, ...]
+    #: What one native unit is called on pages and printouts (jetons, points...).
+    unit_name: Message = msg("Units")
     #: Accounts besides the players' own (e.g. the pot); they may never go negative.
     common_accounts: tuple[str, ...] = ()
     #: Option keys that are end-of-evening rules and can be changed on the settlement page.
