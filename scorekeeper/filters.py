@@ -18,9 +18,14 @@ def signed(value: int) -> str:
     return "0"
 
 
-def money(cents: int, currency: str = "") -> str:
-    """Money in the page's language: ``CHF 3.50`` in English, ``3,50 CHF`` in German."""
+def money(cents: int, currency: str = "", *, plus: bool = False) -> str:
+    """Money in the page's language: ``CHF 3.50`` in English, ``3,50 CHF`` in German.
+
+    The sign always sits right before the digits; ``plus`` writes it for gains too.
+    """
     amount = cents_to_str(cents).replace("-", "\u2212")
+    if plus and cents > 0:
+        amount = f"+{amount}"
     if str(get_locale()) == "de":
         amount = amount.replace(".", ",")
         return f"{amount} {currency}".strip()

@@ -133,7 +133,7 @@ def test_page_shows_nets_units_and_money(client: FlaskClient, open_pot: int) -> 
     # Anna: -3 jetons, CHF -0.30, written with a real minus sign.
     assert re.search(r"Anna</th>\s*<td class=\"num\">\u22123</td>", results.group(0))
     assert "CHF \u22120.30" in results.group(0)
-    assert "+CHF 0.20" in results.group(0)
+    assert "CHF +0.20" in results.group(0)
     assert "These payments settle:" in html
     assert "Rounding moved" not in html
 
