@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, session, url_for
 from flask_babel import get_locale, gettext
@@ -27,10 +27,6 @@ from scorekeeper.serialize import text
 
 bp = Blueprint("evenings", __name__)
 
-#: Evenings touched this recently are offered first, to continue where the table left off.
-RECENT = timedelta(hours=18)
-
-
 def load_view(evening_id: int) -> operations.EveningView:
     """The evening replayed, or 404."""
     evening = operations.get_evening(evening_id)
@@ -41,12 +37,11 @@ def load_view(evening_id: int) -> operations.EveningView:
 
 @bp.get("/")
 def index() -> str:
-    """Evenings still going first, then the past ones."""
+    """Open evenings first, most recently played on top; closed ones below."""
     summaries = operations.summaries()
-    now = datetime.now(UTC)
-    recent = [s for s in summaries if now - s.last_activity < RECENT]
-    past = [s for s in summaries if now - s.last_activity >= RECENT]
-    return render_template("evenings/index.html", recent=recent, past=past)
+    open_ = [s for s in summaries if s.evening.closed_at is None]
+    closed = [s for s in summaries if s.evening.closed_at is not None]
+    return render_template("evenings/index.html", recent=open_, past=closed)
 
 
 def known_players() -> list[str]:

@@ -316,3 +316,31 @@ def test_close_and_reopen_from_the_settlement_page(client: FlaskClient, evening:
     assert "Mark as paid" not in page
     assert client.post(f"/evenings/{evening}/reopen").status_code == 303
     assert client.get(f"/api/v1/evenings/{evening}").json["closed"] is False
+
+
+def test_settlement_of_eight_players_fits_one_page(
+    client: FlaskClient, create_evening: Callable[..., int], record_hand: Callable[..., Any]
+) -> None:
+    first = ["Anna", "Bert", "Clara", "Dora", "Emil", "Fritz"]
+    second = ["Gina", "Hans", "Clara", "Dora", "Emil", "Fritz"]
+    evening = create_evening(first)
+    for table in (first, second):
+        client.post(f"/api/v1/evenings/{evening}/seating", json={"players": table})
+        for i, bidder in enumerate(table):
+            partner = table[(i + 2) % len(table)]
+            points = 20 + 7 * i % 30
+            record_hand(
+                evening,
+                {
+                    "contract": "doppelt",
+                    "bidder": bidder,
+                    "partner": partner,
+                    "points": points,
+                    "last_trick": "none",
+                },
+            )
+    data = client.get(f"/evenings/{evening}/settlement.pdf").data
+    assert len(PdfReader(io.BytesIO(data)).pages) == 1
+    text = pdf_text(data)
+    assert "Gina" in text
+    assert "Hans" in text

@@ -359,3 +359,14 @@ def test_unknown_page_is_a_friendly_404(client: FlaskClient) -> None:
     response = client.get("/evenings/77")
     assert response.status_code == 404
     assert "<html" in response.text
+
+
+def test_home_lists_open_evenings_first_and_closed_ones_below(
+    client: FlaskClient, create_evening: Callable[..., int]
+) -> None:
+    closed = create_evening(title="Letzte Woche")
+    create_evening(title="Heute")
+    client.post(f"/api/v1/evenings/{closed}/close")
+    page = client.get("/", headers=EN).text
+    assert page.index("Continue where you left off") < page.index("Heute")
+    assert page.index("Heute") < page.index("Closed evenings") < page.index("Letzte Woche")
