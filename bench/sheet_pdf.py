@@ -27,6 +27,7 @@ from scorekeeper.blueprints.exports import sheet_pdf_bytes
 from scorekeeper.blueprints.settlement import chart
 from scorekeeper.extensions import db
 from scorekeeper.handforms import hand_form
+from scorekeeper.rules import get_variant
 
 HANDS = 200
 RUNS = 5
@@ -91,7 +92,7 @@ def main() -> None:
                 "pdf/sheet.html",
                 current=current,
                 hands={h.number: h for h in evening.hands},
-                sheet_macros=hand_form(evening.game).sheet_macros,
+                sheet_macros=hand_form(get_variant(evening.game, evening.variant)).sheet_macros,
                 chart=chart(current, current.settlement()),
             )
         css = weasyprint.CSS(filename=Path(app.static_folder or "static") / "print.css")

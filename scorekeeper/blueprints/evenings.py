@@ -27,6 +27,7 @@ from scorekeeper.serialize import text
 
 bp = Blueprint("evenings", __name__)
 
+
 def load_view(evening_id: int) -> operations.EveningView:
     """The evening replayed, or 404."""
     evening = operations.get_evening(evening_id)
@@ -107,7 +108,7 @@ def show(evening_id: int) -> str:
         form=new_form(current),
         warnings=False,
         saved=saved_result,
-        **form_context(current.evening.game, current.next_table),
+        **form_context(current.variant, current.next_table),
     )
 
 
@@ -118,7 +119,7 @@ def history(evening_id: int) -> str:
     return render_template(
         "evenings/history.html",
         current=current,
-        **form_context(current.evening.game, current.next_table),
+        **form_context(current.variant, current.next_table),
     )
 
 

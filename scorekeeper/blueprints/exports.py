@@ -25,6 +25,7 @@ from scorekeeper.extensions import db
 from scorekeeper.handforms import hand_form
 from scorekeeper.models import Evening
 from scorekeeper.pdf import render_pdf
+from scorekeeper.rules import get_variant
 from scorekeeper.rules.base import InvalidInputError
 from scorekeeper.serialize import text
 
@@ -63,7 +64,7 @@ def sheet_pdf_bytes(evening: Evening) -> bytes:
         language=evening.language,
         current=current,
         hands={h.number: h for h in evening.hands},
-        sheet_macros=hand_form(evening.game).sheet_macros,
+        sheet_macros=hand_form(get_variant(evening.game, evening.variant)).sheet_macros,
         chart=drawn,
     )
 

@@ -17,8 +17,10 @@ from scorekeeper import operations
 from scorekeeper.extensions import db
 from scorekeeper.handforms import hand_form
 from scorekeeper.models import Evening, IdempotentResponse
+from scorekeeper.rules import get_variant
 from scorekeeper.rules.base import ImplausibleHandError, InvalidInputError, Table
 from scorekeeper.rules.rotation import seating_for
+from scorekeeper.rules.variant import Variant
 from scorekeeper.serialize import text
 
 bp = Blueprint("hands", __name__, url_prefix="/evenings/<int:evening_id>/hands")
@@ -34,15 +36,15 @@ def load(evening_id: int) -> Evening:
 
 def new_form(current: operations.EveningView, formdata: object = None) -> object:
     """The entry form for the next hand, with a fresh one-time token."""
-    form = hand_form(current.evening.game).build(current.next_table, formdata=formdata)
+    form = hand_form(current.variant).build(current.next_table, formdata=formdata)
     if not form.token.data:
         form.token.data = secrets.token_urlsafe(16)
     return form
 
 
-def form_context(game: str, table: Table) -> dict[str, object]:
+def form_context(variant: Variant, table: Table) -> dict[str, object]:
     """What the templates of a game's hand form need."""
-    entry = hand_form(game)
+    entry = hand_form(variant)
     return {
         "hand_template": entry.template,
         "summary_template": entry.summary_template,
@@ -60,7 +62,7 @@ def render_table(
         form=form,
         warnings=warnings,
         saved=None,
-        **form_context(current.evening.game, current.next_table),
+        **form_context(current.variant, current.next_table),
     )
     return page, status
 
@@ -80,7 +82,7 @@ def create(evening_id: int) -> Response | tuple[str, int]:
     """Record the next hand from the table screen."""
     evening = load(evening_id)
     current = operations.view(evening)
-    entry = hand_form(evening.game)
+    entry = hand_form(get_variant(evening.game, evening.variant))
     form = entry.build(current.next_table, formdata=request.form)
     token = form.token.data or ""
     previous = used_token(evening, token) if token else None
@@ -118,7 +120,7 @@ def preview(evening_id: int) -> str:
     """What the hand being entered would pay, as an HTML fragment for the live preview."""
     evening = load(evening_id)
     current = operations.view(evening)
-    entry = hand_form(evening.game)
+    entry = hand_form(get_variant(evening.game, evening.variant))
     form = entry.build(current.next_table, formdata=request.form)
     problems: list[str] = []
     result = None
@@ -165,7 +167,7 @@ def render_edit(
         hand=operations.find_hand(evening, number),
         form=form,
         warnings=warnings,
-        **form_context(evening.game, hand_table(evening, number)),
+        **form_context(get_variant(evening.game, evening.variant), hand_table(evening, number)),
     )
     return page, status
 
@@ -178,7 +180,7 @@ def edit(evening_id: int, number: int) -> tuple[str, int]:
         hand = operations.find_hand(evening, number)
     except operations.NotFoundError:
         abort(404)
-    entry = hand_form(evening.game)
+    entry = hand_form(get_variant(evening.game, evening.variant))
     table = hand_table(evening, number)
     data = {**entry.from_facts(hand.input, table), "dealer": table.dealer}
     form = entry.build(table, data={**data, "version": str(hand.version)})
@@ -193,7 +195,7 @@ def update(evening_id: int, number: int) -> Response | tuple[str, int]:
         table = hand_table(evening, number)
     except operations.NotFoundError:
         abort(404)
-    entry = hand_form(evening.game)
+    entry = hand_form(get_variant(evening.game, evening.variant))
     form = entry.build(table, formdata=request.form)
     facts = entry.to_facts(form, table)
     facts.pop("dealer", None)  # a hand's dealer never moves

@@ -13,6 +13,7 @@ from typing import Any, Protocol
 from flask_wtf import FlaskForm
 
 from scorekeeper.rules.base import Message, Table
+from scorekeeper.rules.variant import Variant
 
 
 class HandForm(Protocol):
@@ -49,9 +50,9 @@ class HandForm(Protocol):
         ...
 
 
-def hand_form(game: str) -> HandForm:
-    """The hand form of ``game``."""
+def hand_form(variant: Variant) -> HandForm:
+    """The hand form of ``variant``'s game, set up for that variant."""
     from scorekeeper.handforms.troggen import TroggenHandForm
 
-    forms: dict[str, HandForm] = {"troggen": TroggenHandForm()}
-    return forms[game]
+    forms: dict[str, type[HandForm]] = {"troggen": TroggenHandForm}
+    return forms[variant.game](variant)

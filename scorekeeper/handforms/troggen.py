@@ -16,6 +16,7 @@ from wtforms import BooleanField, HiddenField, RadioField, SelectField, StringFi
 from scorekeeper.forms import choice_list
 from scorekeeper.rules.base import Message, Table
 from scorekeeper.rules.troggen import TOTAL_POINTS
+from scorekeeper.rules.variant import Variant
 
 #: Contract buttons: the German names are the real ones, in every language.
 CONTRACTS = [
@@ -38,6 +39,9 @@ NUMERIC = {"inputmode": "numeric", "pattern": "[0-9]*", "autocomplete": "off"}
 
 class TroggenHandForm:
     """Pages' entry of one Troggen hand (troggen §9)."""
+
+    def __init__(self, variant: Variant) -> None:
+        self.variant = variant
 
     template = "hands/troggen.html"
     summary_template = "hands/_troggen_summary.html"
