@@ -94,7 +94,7 @@ def register_extensions(app: Flask) -> None:
 
 def register_blueprints(app: Flask) -> None:
     """The JSON API and the pages."""
-    from scorekeeper.blueprints import api, errors, evenings, exports, hands, settlement
+    from scorekeeper.blueprints import api, errors, evenings, exports, hands, settlement, tools
 
     app.register_blueprint(api.bp)
     csrf.exempt(api.bp)
@@ -102,6 +102,7 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(hands.bp)
     app.register_blueprint(settlement.bp)
     app.register_blueprint(exports.bp)
+    app.register_blueprint(tools.bp)
     errors.register(app)
 
 

@@ -64,3 +64,13 @@ def settlement_csv(current: EveningView, result: Settlement) -> str:
     for payment in result.transfers:
         writer.writerow([payment.source, payment.target, cents_to_str(payment.amount)])
     return out.getvalue()
+
+
+def tally_csv(current: EveningView) -> str:
+    """The Striche per player, for games played without money."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["player", "striche"])
+    for player in current.all_players:
+        writer.writerow([player, current.ledger.tally.get(player, 0)])
+    return out.getvalue()

@@ -34,6 +34,17 @@ class HandResult:
     deltas: dict[str, int]
     common: dict[str, int]
     balances: dict[str, int]
+    #: This hand's marks beside the money (``HandScore.tally``), every seated player listed.
+    tally: dict[str, int] = field(default_factory=dict)
+    #: Money (cents) that changed hands in this hand through money lines (``ScoreLine.money``,
+    #: Doppen's Kasse won), every seated player listed, and anyone else who paid (a player
+    #: who left still owes their Kasse notes); kept apart from the native deltas.
+    money_deltas: dict[str, int] = field(default_factory=dict)
+    #: Each player's money balance (cents) after the hand.
+    money: dict[str, int] = field(default_factory=dict)
+    #: The variant's state after the hand (Doppen reads its Kasse and columns from it);
+    #: a voided hand carries the state of the hand before.
+    state: Any = field(default=None, repr=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +56,12 @@ class Ledger:
     balances: dict[str, int]
     common: dict[str, int]
     state: Any = field(repr=False)
+    #: The evening's marks beside the money per player (Eisten-Stalden's Striche), zeros
+    #: included; all zeros for variants that keep no tally.
+    tally: dict[str, int] = field(default_factory=dict)
+    #: Money balances (cents) from money lines, per player and per common account that such
+    #: a line touched; all zeros for variants whose hands move only native units.
+    money: dict[str, int] = field(default_factory=dict)
 
 
 def replay(variant: Variant, options: Options, records: Sequence[HandRecord]) -> Ledger:
@@ -65,10 +82,14 @@ def replay(variant: Variant, options: Options, records: Sequence[HandRecord]) ->
     """
     state = variant.initial_state()
     balances: dict[str, int] = {}
+    tally: dict[str, int] = {}
+    money: dict[str, int] = {}
     results: list[HandResult] = []
     for record in records:
         for player in record.table.players:
             balances.setdefault(player, 0)
+            tally.setdefault(player, 0)
+            money.setdefault(player, 0)
         if record.void:
             hand, score = None, HandScore()
         else:
@@ -82,7 +103,27 @@ def replay(variant: Variant, options: Options, records: Sequence[HandRecord]) ->
         for account, amount in amounts.items():
             if account in balances or account in record.table.players:
                 balances[account] = balances.get(account, 0) + amount
+        marks = dict(score.tally)
+        hand_tally = {p: marks.get(p, 0) for p in record.table.players}
+        for player, count in hand_tally.items():
+            tally[player] += count
+        cents = score.money_amounts()
+        for account, amount in cents.items():
+            money[account] = money.get(account, 0) + amount
+        common = variant.common_balance(state)
         results.append(
-            HandResult(record, hand, score, deltas, variant.common_balance(state), dict(balances))
+            HandResult(
+                record,
+                hand,
+                score,
+                deltas,
+                common,
+                dict(balances),
+                hand_tally,
+                money_deltas={p: cents.get(p, 0) for p in record.table.players} | cents,
+                money=dict(money),
+                state=state,
+            )
         )
-    return Ledger(tuple(results), tuple(balances), balances, variant.common_balance(state), state)
+    common = variant.common_balance(state)
+    return Ledger(tuple(results), tuple(balances), balances, common, state, tally, money)

@@ -11,6 +11,7 @@ from scorekeeper.models import Hand, HandRevision
 from scorekeeper.money import cents_to_str, exact_to_str
 from scorekeeper.operations import EveningSummary, EveningView
 from scorekeeper.rules.base import Message
+from scorekeeper.rules.eisten_stalden import leaders
 from scorekeeper.settlement import Payment, Settlement
 
 
@@ -40,9 +41,41 @@ def hand_json(current: EveningView, result: HandResult, hand: Hand) -> dict[str,
             {"label": text(line.label), "amounts": line.amounts()} for line in result.score.lines
         ],
     }
+    if current.variant.keeps_tally:
+        out["striche"] = result.tally
+    if hasattr(current.variant, "kasse_view"):
+        out["kasse"] = kasse_json(current, result.state)
+        out["kasse_deltas"] = {p: cents_to_str(c) for p, c in result.money_deltas.items()}
     if hand.void_reason is not None:
         out["void"] = {"reason": hand.void_reason}
     return out
+
+
+def kasse_json(current: EveningView, state: Any) -> dict[str, Any]:
+    """A Pagatkasse (Doppen): its contents and what each player owes it, as money."""
+    kasse = current.variant.kasse_view(state)  # type: ignore[attr-defined]
+    return {
+        "contents": cents_to_str(kasse.contents),
+        "owed": {p: cents_to_str(a) for p, a in kasse.owed().items()},
+    }
+
+
+def aufschreib_json(current: EveningView) -> dict[str, Any]:
+    """Doppen's paper sheet: the column per player, the Kasse, and money moved so far."""
+    state = current.ledger.state
+    return {
+        "columns": current.variant.columns(state),  # type: ignore[attr-defined]
+        "kasse": kasse_json(current, state),
+        "kasse_paid": {
+            p: cents_to_str(current.ledger.money.get(p, 0)) for p in current.all_players
+        },
+    }
+
+
+def tally_json(current: EveningView) -> dict[str, Any]:
+    """The Striche so far and the Tagessieger (shared on a tie), for games that keep them."""
+    tally = {p: current.ledger.tally.get(p, 0) for p in current.all_players}
+    return {"striche": tally, "leaders": list(leaders(tally))}
 
 
 def evening_json(current: EveningView) -> dict[str, Any]:
@@ -67,6 +100,8 @@ def evening_json(current: EveningView) -> dict[str, Any]:
         **current.ledger.common,
         "next_dealer": current.next_table.dealer,
         "next_forehand": current.next_table.forehand,
+        **(tally_json(current) if current.variant.keeps_tally else {}),
+        **(aufschreib_json(current) if hasattr(current.variant, "kasse_view") else {}),
     }
 
 
@@ -92,7 +127,9 @@ def payments_json(payments: tuple[Payment, ...]) -> list[dict[str, str]]:
 
 
 def settlement_json(current: EveningView, result: Settlement) -> dict[str, Any]:
-    """``GET /api/v1/evenings/{id}/settlement``."""
+    """``GET /api/v1/evenings/{id}/settlement``; the Striche table for games without money."""
+    if current.variant.keeps_tally:
+        return tally_json(current)
     options = current.evening.options
     order = [p for p in current.all_players if p in result.net]
     order += [p for p in result.net if p not in order]

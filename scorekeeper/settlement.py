@@ -15,13 +15,18 @@ happens only here, with written, deterministic rules:
   rows are brought to the players' nets by moving single coins along pairs that still stay
   within one coin of their exact value (a shortest-path search in playing order); only
   when that cannot close the gap does a pair move further.
+
+Games whose hands also move money directly (``ScoreLine.money``: Doppen's Pagatkasse) are
+settled in both units at once: a party's exact net is its native result times the unit
+value plus its money result, and pairwise amounts count money lines in cents like any
+other transfer (money through the Kasse is owed by whoever paid it in, as with a pot).
 """
 
 from __future__ import annotations
 
 from collections import deque
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import pairwise
 
@@ -54,6 +59,9 @@ class Settlement:
     exact: dict[str, Fraction]
     transfers: tuple[Payment, ...]
     pairwise: tuple[Payment, ...]
+    #: Each party's money result (cents) from money lines besides ``final`` (Doppen's
+    #: Kasse, the closing's pay-in and share-out included); zeros for other games.
+    money: dict[str, int] = field(default_factory=dict)
 
     @property
     def rounding(self) -> dict[str, Fraction]:
@@ -77,21 +85,25 @@ def settle(
     rule = rule or (options[variant.end_rule_option] if variant.end_rule_option else None)
     closing = variant.close_evening(ledger.state, next_table, options, rule=rule)
     totals = {**ledger.balances, **ledger.common}
+    money = dict(ledger.money)
     for line in closing:
+        booked = money if line.money else totals
         for account, amount in line.amounts().items():
-            totals[account] = totals.get(account, 0) + amount
+            booked[account] = booked.get(account, 0) + amount
     parties = party_order(ledger.players, next_table)
-    parties += [a for a in variant.common_accounts if totals.get(a)]
+    parties += [a for a in variant.common_accounts if totals.get(a) or money.get(a)]
     final = {p: totals.get(p, 0) for p in parties}
-    if sum(final.values()) != 0:
-        raise AssertionError(f"the ledger does not balance: {final}")
+    final_money = {p: money.get(p, 0) for p in parties}
+    if sum(final.values()) != 0 or sum(final_money.values()) != 0:
+        raise AssertionError(f"the ledger does not balance: {final}, money {final_money}")
     cents = to_fraction(options["unit_value"]) * 100 if "unit_value" in options else Fraction(0)
     coin = int(to_fraction(options.get("coin", "0.01")) * 100)
-    exact = {p: final[p] * cents for p in parties}
+    exact = {p: final[p] * cents + final_money[p] for p in parties}
     net = round_to_coin(exact, coin, parties)
-    pair_exact = pairwise_exact(ledger, closing, variant.common_accounts)
-    pairs = round_pairwise({k: v * cents for k, v in pair_exact.items()}, net, coin, parties)
-    return Settlement(rule, closing, final, net, exact, fewest_transfers(net, parties), pairs)
+    pair_exact = pairwise_exact(ledger, closing, variant.common_accounts, unit=cents)
+    pairs = round_pairwise(pair_exact, net, coin, parties)
+    transfers = fewest_transfers(net, parties)
+    return Settlement(rule, closing, final, net, exact, transfers, pairs, final_money)
 
 
 def party_order(players: Sequence[str], next_table: Table) -> list[str]:
@@ -178,22 +190,34 @@ def _greedy(group: list[str], net: Mapping[str, int]) -> list[Payment]:
 
 
 def pairwise_exact(
-    ledger: Ledger, closing: Sequence[ScoreLine], common: Sequence[str]
+    ledger: Ledger,
+    closing: Sequence[ScoreLine],
+    common: Sequence[str],
+    *,
+    unit: Fraction | None = None,
 ) -> dict[tuple[str, str], Fraction]:
-    """What each player received from each other player, in native units, exactly.
+    """What each player received from each other player, exactly.
 
     Key ``(a, b)`` is what ``a`` received from ``b`` net; only one order of each pair
     is kept, the one with a positive amount. Whatever is still in a common account at
     the end is owed to that account by whoever put it in.
 
+    Without ``unit`` the amounts are native units and money lines (``ScoreLine.money``)
+    are left out: for Doppen that is the points part alone, the Aufschreibsystem's
+    ``S_i - S_j``. With ``unit``, the cents one native unit is worth, every amount is in
+    cents: native transfers are scaled by it, money lines are taken as they are.
+
     Amounts stay integers until a common account pays out: a long evening has thousands
     of transfers, and fractions are only needed for the shares of a pot.
     """
+    scale: Fraction | int = 1
+    if unit is not None:
+        scale = unit.numerator if unit.denominator == 1 else unit
     flows: dict[tuple[str, str], Fraction | int] = {}
     put_in: dict[str, dict[str, Fraction | int]] = {account: {} for account in common}
     # Paid out of each account since money last went in: the payers' proportions do not
     # change while an account pays out, so their amounts are scaled down only when needed.
-    drained: dict[str, int] = dict.fromkeys(common, 0)
+    drained: dict[str, Fraction | int] = dict.fromkeys(common, 0)
 
     def book(receiver: str, payer: str, amount: Fraction | int) -> None:
         if receiver != payer and amount:
@@ -212,21 +236,25 @@ def pairwise_exact(
 
     lines = [line for hand in ledger.hands for line in hand.score.lines] + list(closing)
     for line in lines:
+        if line.money and unit is None:
+            continue
+        factor = 1 if line.money else scale
         for t in line.transfers:
+            amount = t.amount * factor
             if t.target in put_in:
                 payers = left_in(t.target)
-                payers[t.source] = payers.get(t.source, 0) + t.amount
+                payers[t.source] = payers.get(t.source, 0) + amount
             elif t.source in put_in:
                 payers = put_in[t.source]
                 total = sum(payers.values())
                 for payer, paid in payers.items():
-                    book(t.target, payer, Fraction(t.amount * paid, total))
-                drained[t.source] += t.amount
+                    book(t.target, payer, Fraction(amount * paid, total))
+                drained[t.source] += amount
                 if drained[t.source] == total:
                     payers.clear()
                     drained[t.source] = 0
             else:
-                book(t.target, t.source, t.amount)
+                book(t.target, t.source, amount)
     for account in common:
         for payer, paid in left_in(account).items():
             book(account, payer, paid)

@@ -20,7 +20,7 @@ from flask_babel import force_locale, gettext
 from werkzeug.wrappers import Response as BaseResponse
 
 from scorekeeper import archive, exports, operations
-from scorekeeper.blueprints.settlement import chart, exact_money
+from scorekeeper.blueprints.settlement import chart, exact_money, tally_view
 from scorekeeper.extensions import db
 from scorekeeper.handforms import hand_form
 from scorekeeper.models import Evening
@@ -70,8 +70,18 @@ def sheet_pdf_bytes(evening: Evening) -> bytes:
 
 
 def settlement_pdf_bytes(evening: Evening, asked: str | None) -> bytes:
-    """The settlement of ``evening`` as PDF, with the end rule asked for (or its own)."""
+    """The settlement of ``evening`` as PDF, with the end rule asked for (or its own).
+
+    Games without money print their Striche sheet instead, with the Tagessieger.
+    """
     current = operations.view(evening)
+    if current.variant.keeps_tally:
+        return render_pdf(
+            "pdf/striche.html",
+            language=evening.language,
+            current=current,
+            **tally_view(current),
+        )
     rule = operations.read_end_rule(current, asked)
     result = current.settlement(rule)
     parties = [p for p in current.all_players if p in result.net]
@@ -125,8 +135,11 @@ def settlement_csv(evening_id: int) -> Response:
     """The settlement as a spreadsheet."""
     evening = load(evening_id)
     current = operations.view(evening)
-    rule = operations.read_end_rule(current, request.args.get("end_pot"))
-    data = exports.settlement_csv(current, current.settlement(rule))
+    if current.variant.keeps_tally:
+        data = exports.tally_csv(current)
+    else:
+        rule = operations.read_end_rule(current, request.args.get("end_pot"))
+        data = exports.settlement_csv(current, current.settlement(rule))
     return download(data, "text/csv", filename(evening, "settlement", "csv"))
 
 

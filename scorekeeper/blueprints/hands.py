@@ -84,6 +84,8 @@ def create(evening_id: int) -> Response | tuple[str, int]:
     current = operations.view(evening)
     entry = hand_form(get_variant(evening.game, evening.variant))
     form = entry.build(current.next_table, formdata=request.form)
+    if request.form.get("action") == "suggest" and entry.suggest(form, current.next_table):
+        return render_table(current, form)
     token = form.token.data or ""
     previous = used_token(evening, token) if token else None
     if previous is not None:
@@ -197,6 +199,8 @@ def update(evening_id: int, number: int) -> Response | tuple[str, int]:
         abort(404)
     entry = hand_form(get_variant(evening.game, evening.variant))
     form = entry.build(table, formdata=request.form)
+    if request.form.get("action") == "suggest" and entry.suggest(form, table):
+        return render_edit(evening, number, form)
     facts = entry.to_facts(form, table)
     facts.pop("dealer", None)  # a hand's dealer never moves
     version = form.version.data or ""

@@ -18,6 +18,7 @@ from scorekeeper.filters import signed
 from scorekeeper.models import Evening
 from scorekeeper.money import exact_to_str
 from scorekeeper.rules.base import InvalidInputError
+from scorekeeper.rules.eisten_stalden import leaders
 from scorekeeper.serialize import text
 from scorekeeper.settlement import Payment, Settlement
 
@@ -69,6 +70,8 @@ def tick(evening_id: int) -> Response | tuple[str, int]:
 def render_page(evening: Evening, asked: str | None, problems: list[str] | None = None) -> str:
     """The page for ``evening`` with the rule ``asked`` (ignored unless it is a valid one)."""
     current = operations.view(evening)
+    if current.variant.keeps_tally:
+        return render_template("evenings/striche.html", current=current, **tally_view(current))
     try:
         rule = operations.read_end_rule(current, asked)
     except InvalidInputError:
@@ -151,3 +154,10 @@ def exact_money(cents: Fraction, currency: str) -> str:
     if str(get_locale()) == "de":
         return f"{sign}{amount.replace('.', ',')} {currency}".strip()
     return f"{currency} {sign}{amount}".strip()
+
+
+def tally_view(current: operations.EveningView) -> dict[str, object]:
+    """The Striche per player, most first, and the Tagessieger (games without money)."""
+    tally = {p: current.ledger.tally.get(p, 0) for p in current.all_players}
+    ranking = sorted(current.all_players, key=lambda p: -tally[p])
+    return {"tally": tally, "ranking": ranking, "leaders": leaders(tally)}

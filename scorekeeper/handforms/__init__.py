@@ -35,6 +35,10 @@ class HandForm(Protocol):
         """Extra values the game's templates need (a point total, say)."""
         ...
 
+    def suggest(self, form: FlaskForm, table: Table) -> bool:
+        """Fill in what the rules suggest (a team, say) when the form asks; True if it did."""
+        ...
+
     def to_facts(self, form: FlaskForm, table: Table) -> dict[str, object]:
         """The facts said at the table, in the API's shape."""
         ...
@@ -52,7 +56,13 @@ class HandForm(Protocol):
 
 def hand_form(variant: Variant) -> HandForm:
     """The hand form of ``variant``'s game, set up for that variant."""
+    from scorekeeper.handforms.doppen import DoppenHandForm
     from scorekeeper.handforms.troggen import TroggenHandForm
+    from scorekeeper.handforms.troggu import TrogguHandForm
 
-    forms: dict[str, type[HandForm]] = {"troggen": TroggenHandForm}
+    forms: dict[str, type[HandForm]] = {
+        "troggen": TroggenHandForm,
+        "doppen": DoppenHandForm,
+        "troggu": TrogguHandForm,
+    }
     return forms[variant.game](variant)

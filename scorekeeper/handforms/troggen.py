@@ -104,6 +104,10 @@ class TroggenHandForm:
         """The point total the Misère's checksum is shown against."""
         return {"total_points": TOTAL_POINTS[table.size]}
 
+    def suggest(self, form: FlaskForm, table: Table) -> bool:
+        """Troggen's form has nothing to suggest."""
+        return False
+
     def to_facts(self, form: FlaskForm, table: Table) -> dict[str, object]:
         """The API body for this form: the same keys the rules core validates."""
         facts: dict[str, object] = {"contract": form.contract.data or None}

@@ -6,11 +6,16 @@ Pure Python only (a test enforces it): facts in, itemised payments out.
 from __future__ import annotations
 
 from scorekeeper.rules.base import UnknownVariantError, msg
+from scorekeeper.rules.doppen import DOPPEN
+from scorekeeper.rules.eisten_stalden import EISTEN_STALDEN
 from scorekeeper.rules.troggen import TROGGEN
+from scorekeeper.rules.troggu import MONEY_VARIANTS as TROGGU_MONEY_VARIANTS
 from scorekeeper.rules.variant import Variant
 
 #: Every registered variant by (game, variant key); each game's first variant is its default.
-VARIANTS: dict[tuple[str, str], Variant] = {(v.game, v.key): v for v in (TROGGEN,)}
+VARIANTS: dict[tuple[str, str], Variant] = {
+    (v.game, v.key): v for v in (TROGGEN, DOPPEN, *TROGGU_MONEY_VARIANTS, EISTEN_STALDEN)
+}
 
 
 def games() -> dict[str, tuple[str, ...]]:

@@ -13,6 +13,8 @@ from typing import Any, Protocol
 
 #: The common account of games that keep jetons on the table (Troggen's pot).
 POT = "pot"
+#: Doppen's Pagatkasse: a common account that holds money (cents), never native units.
+KASSE = "kasse"
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,6 +164,8 @@ class ScoreLine:
     """One item of a hand's result (stakes, pot won, Pagat...), as the transfers it makes.
 
     Keeping transfers rather than bare amounts lets the settlement say who paid whom.
+    A line with ``money=True`` moves money in cents instead of the game's native unit
+    (Doppen's Pagatkasse); the ledger and the settlement keep the two apart.
 
     >>> line = ScoreLine(msg("Pagat"), (Transfer("Bert", "Anna", 2), Transfer("Clara", "Anna", 2)))
     >>> line.amounts()
@@ -170,6 +174,7 @@ class ScoreLine:
 
     label: Message
     transfers: tuple[Transfer, ...]
+    money: bool = field(default=False, kw_only=True)
 
     def amounts(self) -> dict[str, int]:
         """Net amount per account in this line; sums to zero by construction."""
@@ -182,17 +187,36 @@ class ScoreLine:
 
 @dataclass(frozen=True, slots=True)
 class HandScore:
-    """Everything one hand moves, as itemised lines."""
+    """Everything one hand moves, as itemised lines.
+
+    ``tally`` counts marks kept beside the money (Troggu Eisten-Stalden's Striche) per
+    player. They are not transfers: nobody gives them away, so they do not sum to zero.
+
+    ``notes`` are what the hand writes on the sheet without anything changing hands yet,
+    as the transfers they will become when settled (Doppen's Kasse notes: a player owes
+    the Kasse). They explain the hand; the ledger does not book them.
+    """
 
     lines: tuple[ScoreLine, ...] = field(default=())
+    tally: tuple[tuple[str, int], ...] = ()
+    notes: tuple[ScoreLine, ...] = ()
 
     def amounts(self) -> dict[str, int]:
-        """Net amount per account over all lines."""
-        out: dict[str, int] = {}
-        for line in self.lines:
-            for account, amount in line.amounts().items():
-                out[account] = out.get(account, 0) + amount
-        return out
+        """Net amount per account over the lines in the native unit (money lines left out)."""
+        return _net(line for line in self.lines if not line.money)
+
+    def money_amounts(self) -> dict[str, int]:
+        """Net cents per account over the money lines (``ScoreLine.money``)."""
+        return _net(line for line in self.lines if line.money)
+
+
+def _net(lines: Iterable[ScoreLine]) -> dict[str, int]:
+    """Net amount per account over ``lines``."""
+    out: dict[str, int] = {}
+    for line in lines:
+        for account, amount in line.amounts().items():
+            out[account] = out.get(account, 0) + amount
+    return out
 
 
 class HandInput(Protocol):

@@ -81,8 +81,13 @@ def read_choice(
     errors: ErrorCollector,
     *,
     default: E | None = None,
+    field_name: str | None = None,
 ) -> E | None:
-    """One of an enum's values; ``default`` when the key is missing."""
+    """One of an enum's values; ``default`` when the key is missing.
+
+    ``field_name`` names the field in the message when it differs from ``key`` (a key
+    inside a nested object, such as ``pagat.result``).
+    """
     value = raw.get(key)
     if value is None and default is not None:
         return default
@@ -91,7 +96,8 @@ def read_choice(
             return enum(value)
         except ValueError:
             pass
-    errors.add(key, msg("Choose one of: {choices}.", choices=", ".join(e.value for e in enum)))
+    choices = ", ".join(e.value for e in enum)
+    errors.add(field_name or key, msg("Choose one of: {choices}.", choices=choices))
     return None
 
 

@@ -32,6 +32,9 @@ class Variant(ABC):
     common_accounts: tuple[str, ...] = ()
     #: Option keys that are end-of-evening rules and can be changed on the settlement page.
     end_rule_option: str | None = None
+    #: Whether hands add to a tally beside the money (``HandScore.tally``, ``Ledger.tally``):
+    #: Eisten-Stalden's Striche. Pages and the API show the tally only when this is set.
+    keeps_tally: bool = False
 
     @abstractmethod
     def initial_state(self) -> Any:

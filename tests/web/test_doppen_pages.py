@@ -1,0 +1,118 @@
+"""Doppen through the pages and the API: the two-step entry, the Kasse, the paper sheet."""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+
+from flask.testing import FlaskClient
+
+EN = {"Accept-Language": "en"}
+THREE = ["Anne", "Bert", "Clara"]
+NO_KONTRA = {f"kontra_{k}": "0" for k in ("game", "valat", "pagat", "uhu")}
+
+
+def doppen(client: FlaskClient, players: list[str], **extra: object) -> int:
+    """Start a Doppen evening."""
+    response = client.post("/api/v1/evenings", json={"game": "doppen", "players": players, **extra})
+    assert response.status_code == 201, response.json
+    return int(response.json["id"])
+
+
+def errors(html: str) -> list[str]:
+    """The error messages a page shows next to its fields."""
+    return [m.strip() for m in re.findall(r'class="error"[^>]*>([^<]*)<', html)]
+
+
+def test_d1_and_d2_entered_on_the_page(client: FlaskClient) -> None:
+    evening = doppen(client, THREE)
+    d1 = {"contract": "dreier", "soloist": "Anne", "points": "41", **NO_KONTRA, "token": "1"}
+    assert client.post(f"/evenings/{evening}/hands", data=d1).status_code == 303
+    d2 = {
+        "contract": "zweier",
+        "soloist": "Bert",
+        "points": "33",
+        **NO_KONTRA,
+        "kontra_game": "1",
+        "announced_uhu": "Bert",
+        "pagat_player": "Clara",
+        "pagat_result": "won",
+        "uhu_player": "Bert",
+        "uhu_result": "won",
+        "token": "2",
+    }
+    assert client.post(f"/evenings/{evening}/hands", data=d2).status_code == 303
+    hands = client.get(f"/api/v1/evenings/{evening}").json["hands"]
+    assert hands[0]["deltas"] == {"Anne": 32, "Bert": -16, "Clara": -16}
+    assert hands[1]["deltas"] == {"Anne": 28, "Bert": -56, "Clara": 28}
+
+
+def test_all_pass_and_a_revoke_go_into_the_kasse(client: FlaskClient) -> None:
+    evening = doppen(client, THREE)
+    data = {"contract": "pass", "revokes": ["Bert"], "token": "p"}
+    assert client.post(f"/evenings/{evening}/hands", data=data).status_code == 303
+    state = client.get(f"/api/v1/evenings/{evening}").json
+    # Refilled with 1.00 each, half the base each for the pass, half for Bert's revoke.
+    assert state["kasse"] == {
+        "contents": "5.00",
+        "owed": {"Anne": "1.50", "Bert": "2.00", "Clara": "1.50"},
+    }
+    assert state["hands"][0]["kasse"]["contents"] == "5.00"
+    page = client.get(f"/evenings/{evening}", headers=EN).text
+    assert "Pagatkasse" in page
+    settlement = client.get(f"/api/v1/evenings/{evening}/settlement").json
+    assert sum(Decimal(v) for v in settlement["net"].values()) == 0
+    assert Decimal(settlement["net"]["Bert"]) < 0
+
+
+def test_kontra_on_a_premium_nobody_announced_is_refused(client: FlaskClient) -> None:
+    evening = doppen(client, THREE)
+    data = {
+        "contract": "dreier",
+        "soloist": "Anne",
+        "points": "40",
+        **NO_KONTRA,
+        "kontra_pagat": "1",
+        "token": "k",
+    }
+    response = client.post(f"/evenings/{evening}/hands", data=data, headers=EN)
+    assert response.status_code == 422
+    assert "Nobody announced the Pagat, so it cannot be doubled." in errors(response.text)
+
+
+def test_four_players_the_dealer_sits_out(client: FlaskClient) -> None:
+    evening = doppen(client, [*THREE, "Dora"], first_dealer="Dora")
+    page = client.get(f"/evenings/{evening}", headers=EN).text
+    assert "Dora deals and sits out" in page
+    assert 'name="soloist" type="radio" value="Dora"' not in page
+    data = {"contract": "dreier", "soloist": "Anne", "points": "41", **NO_KONTRA, "token": "4"}
+    assert client.post(f"/evenings/{evening}/hands", data=data).status_code == 303
+    deltas = client.get(f"/api/v1/evenings/{evening}").json["hands"][0]["deltas"]
+    assert deltas == {"Anne": 48, "Bert": -16, "Clara": -16, "Dora": -16}
+
+
+def test_printouts_and_history_of_a_doppen_evening(client: FlaskClient) -> None:
+    evening = doppen(client, THREE)
+    data = {"contract": "dreier", "soloist": "Anne", "points": "41", **NO_KONTRA, "token": "x"}
+    client.post(f"/evenings/{evening}/hands", data=data)
+    assert "Dreier" in client.get(f"/evenings/{evening}/hands", headers=EN).text
+    assert client.get(f"/evenings/{evening}/sheet.pdf").status_code == 200
+    assert client.get(f"/evenings/{evening}/settlement.pdf").status_code == 200
+    edit = client.get(f"/evenings/{evening}/hands/1/edit", headers=EN).text
+    assert 'value="41"' in edit
+
+
+def test_card_point_counter(client: FlaskClient) -> None:
+    query = (
+        "soloist.fives=4&soloist.fours=2&soloist.threes=2&soloist.twos=3&soloist.ones=9"
+        "&soloist.cards=20&opponents.fives=3&opponents.fours=2&opponents.threes=2"
+        "&opponents.twos=1&opponents.ones=26&opponents.cards=34"
+    )
+    page = client.get(f"/tools/count?{query}", headers=EN)
+    assert page.status_code == 200
+    assert re.findall(r"<strong>(\d+)</strong>", page.text) == ["36", "34"]
+    wrong = client.get(
+        f"/tools/count?{query.replace('opponents.ones=26', 'opponents.ones=20')}", headers=EN
+    )
+    assert wrong.status_code == 422
+    assert errors(wrong.text)
