@@ -88,14 +88,14 @@ class DoppenState:
     columns: tuple[tuple[str, int], ...] = ()
 
 
-def doubled(label: Message, doublings: int) -> Message:
+def _doubled(label: Message, doublings: int) -> Message:
     """The label of an item doubled ``doublings`` times (Kontra, Re, Subkontra...)."""
     if not doublings:
         return label
     return msg("{item}, times {factor} by Kontra", item=label, factor=2**doublings)
 
 
-def side_of(player: str, soloist: str) -> int:
+def _side_of(player: str, soloist: str) -> int:
     """+1 for the soloist's side, -1 for the opponents'."""
     return 1 if player == soloist else -1
 
@@ -108,18 +108,18 @@ def game_item(hand: GameHand) -> Item:
         won = hand.valat is Side.SOLOIST
         label = msg("Valat announced and won") if won else msg("Valat announced and failed")
         value = VALAT_ANNOUNCED * gf * 2**k.valat
-        return doubled(label, k.valat), value if won else -value
+        return _doubled(label, k.valat), value if won else -value
     if hand.valat is not None:
         won = hand.valat is Side.SOLOIST
         label = msg("Valat by the soloist") if won else msg("Valat by the opponents")
         value = VALAT_SILENT * gf * 2**k.game
-        return doubled(label, k.game), value if won else -value
+        return _doubled(label, k.game), value if won else -value
     assert hand.points is not None
     points = hand.points
     value = (GAME_BASE + abs(points - HALF)) * gf * 2**k.game
     if points > HALF:
-        return doubled(msg("Game won with {points} card points", points=points), k.game), value
-    return doubled(msg("Game lost with {points} card points", points=points), k.game), -value
+        return _doubled(msg("Game won with {points} card points", points=points), k.game), value
+    return _doubled(msg("Game lost with {points} card points", points=points), k.game), -value
 
 
 def trick_item(
@@ -134,8 +134,8 @@ def trick_item(
             label = msg("{premium} announced and won", premium=name)
         else:
             label = msg("{premium} announced and lost", premium=name)
-        sign = side_of(announcer, hand.soloist) * (1 if won else -1)
-        return doubled(label, doublings), sign * PREMIUM_ANNOUNCED * pf * 2**doublings
+        sign = _side_of(announcer, hand.soloist) * (1 if won else -1)
+        return _doubled(label, doublings), sign * PREMIUM_ANNOUNCED * pf * 2**doublings
     if played is None:
         return None
     won = played.result is Result.WON
@@ -143,12 +143,25 @@ def trick_item(
         label = msg("{premium} won, silent", premium=name)
     else:
         label = msg("{premium} lost, silent", premium=name)
-    sign = side_of(played.player, hand.soloist) * (1 if won else -1)
+    sign = _side_of(played.player, hand.soloist) * (1 if won else -1)
     return label, sign * PREMIUM_SILENT * pf
 
 
 def hand_items(hand: GameHand) -> tuple[Item, ...]:
-    """Every item of a hand's result R, in the order of the sheet (§7)."""
+    """Every item of a hand's result R, in the order of the sheet (§7).
+
+    D2: Bert's Zweier with 33 card points, Kontra on the game; Clara's silent Pagat; Bert's
+    announced Uhu won.
+
+    >>> from scorekeeper.rules.doppen_hand import Announced, Contract, Kontra, Result
+    >>> d2 = GameHand(Contract.ZWEIER, "Bert", 33, Kontra(game=1), Announced(uhu="Bert"),
+    ...               Played("Clara", Result.WON), Played("Bert", Result.WON), None, None, None)
+    >>> for label, value in hand_items(d2):
+    ...     print(label.render(), value)
+    Game lost with 33 card points, times 2 by Kontra -48
+    Pagat won, silent -20
+    Uhu announced and won 40
+    """
     pf = PREMIUM_FACTOR[hand.contract]
     k = hand.kontra
     items: list[Item | None] = [
@@ -157,9 +170,9 @@ def hand_items(hand: GameHand) -> tuple[Item, ...]:
         trick_item("Uhu", hand.announced.uhu, hand.uhu, k.uhu, hand),
     ]
     if hand.trull is not None:
-        items.append((msg("Trull"), side_of(hand.trull, hand.soloist) * HELD_PREMIUM * pf))
+        items.append((msg("Trull"), _side_of(hand.trull, hand.soloist) * HELD_PREMIUM * pf))
     if hand.kings is not None:
-        items.append((msg("Kings"), side_of(hand.kings, hand.soloist) * HELD_PREMIUM * pf))
+        items.append((msg("Kings"), _side_of(hand.kings, hand.soloist) * HELD_PREMIUM * pf))
     return tuple(item for item in items if item is not None)
 
 
@@ -177,7 +190,7 @@ def result_per_opponent(hand: GameHand) -> int:
     return sum(value for _, value in hand_items(hand))
 
 
-def item_line(label: Message, value: int, soloist: str, opponents: tuple[str, ...]) -> ScoreLine:
+def _item_line(label: Message, value: int, soloist: str, opponents: tuple[str, ...]) -> ScoreLine:
     """Each opponent pays ``value`` to the soloist, or receives it when negative."""
     if value >= 0:
         return pays(label, opponents, soloist, value)
@@ -266,7 +279,7 @@ class Doppen(Variant):
         else:
             opponents = table.others(hand.soloist)
             items = hand_items(hand)
-            lines += [item_line(label, value, hand.soloist, opponents) for label, value in items]
+            lines += [_item_line(label, value, hand.soloist, opponents) for label, value in items]
             columns[hand.soloist] += sum(value for _, value in items)
             kasse = self._announced_pagat(hand, table, kasse, base, lines, notes)
         score = HandScore(
@@ -290,13 +303,13 @@ class Doppen(Variant):
             return kasse
         factor = 2**hand.kontra.pagat
         if hand.pagat is not None and hand.pagat.result is Result.WON:
-            label = doubled(msg("Kasse won with the announced Pagat"), hand.kontra.pagat)
+            label = _doubled(msg("Kasse won with the announced Pagat"), hand.kontra.pagat)
             lines.append(won_line(kasse, announcer, factor, label))
             refill = everyone(table.players, base)
             notes.append(note_line(msg("Kasse empty: everybody pays the base in"), refill))
             return Kasse().noted(refill, common=True)
         owed = {announcer: factor * kasse.contents}
-        label = doubled(msg("Announced Pagat lost: the Kasse doubles"), hand.kontra.pagat)
+        label = _doubled(msg("Announced Pagat lost: the Kasse doubles"), hand.kontra.pagat)
         notes.append(note_line(label, owed))
         return kasse.noted(owed, common=False)
 

@@ -116,3 +116,33 @@ def test_card_point_counter(client: FlaskClient) -> None:
     )
     assert wrong.status_code == 422
     assert errors(wrong.text)
+
+
+def test_paper_sheet_columns_and_the_kasse_on_screen_and_in_print(client: FlaskClient) -> None:
+    evening = doppen(client, THREE)
+    client.post(
+        f"/evenings/{evening}/hands",
+        data={"contract": "dreier", "soloist": "Anne", "points": "41", **NO_KONTRA, "token": "a"},
+    )
+    client.post(f"/evenings/{evening}/hands", data={"contract": "pass", "token": "b"})
+    page = client.get(f"/evenings/{evening}", headers=EN).text
+    table = re.search(r'<table class="aufschreib">.*?</table>', page, re.S)
+    assert table is not None
+    assert "<strong>+16</strong>" in table.group(0)  # D1 goes into Anne's column only
+    assert "EUR 4.50" in table.group(0)  # refill 3.00 and the pass 1.50
+    assert client.get(f"/api/v1/evenings/{evening}").json["columns"] == {
+        "Anne": 16,
+        "Bert": 0,
+        "Clara": 0,
+    }
+    settlement = client.get(f"/evenings/{evening}/settlement", headers=EN).text
+    assert "EUR +1.50" in settlement  # the Kasse shared out at the end, as money
+    import io
+
+    from pypdf import PdfReader
+
+    text = "".join(
+        p.extract_text()
+        for p in PdfReader(io.BytesIO(client.get(f"/evenings/{evening}/sheet.pdf").data)).pages
+    )
+    assert "Aufschreibsystem" in text
