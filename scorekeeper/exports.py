@@ -30,11 +30,20 @@ def hands_csv(current: EveningView) -> str:
     for row in facts:
         fact_keys += [k for k in row if k not in fact_keys]
     players = list(current.all_players)
-    common = list(current.variant.common_accounts)
+    common = list(current.ledger.common)
+    kasse = getattr(current.variant, "kasse_view", None)
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(
-        ["hand", "dealer", "void", *fact_keys, *players, *[f"{c} after" for c in common]]
+        [
+            "hand",
+            "dealer",
+            "void",
+            *fact_keys,
+            *players,
+            *[f"{c} after" for c in common],
+            *(["kasse after"] if kasse else []),
+        ]
     )
     for result, row in zip(current.ledger.hands, facts, strict=True):
         number = result.record.number
@@ -46,6 +55,7 @@ def hands_csv(current: EveningView) -> str:
                 *[row.get(k, "") for k in fact_keys],
                 *[result.deltas.get(p, "") for p in players],
                 *[result.common.get(c, "") for c in common],
+                *([cents_to_str(kasse(result.state).contents)] if kasse else []),
             ]
         )
     return out.getvalue()

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from scorekeeper.rules import get_variant
-from scorekeeper.rules.base import POT, ErrorCollector, InvalidSettingsError, msg
+from scorekeeper.rules.base import KASSE, POT, ErrorCollector, InvalidSettingsError, msg
 from scorekeeper.rules.options import parse_options
 from scorekeeper.rules.variant import Variant
 
@@ -19,7 +19,7 @@ NAME_LENGTH = 80
 #: Languages the pages and printouts speak.
 LANGUAGES = ("de", "en")
 #: Names of common accounts; a player called like one would be mistaken for it.
-RESERVED = {POT}
+RESERVED = {POT, KASSE}
 TEXT_LENGTH = 200
 
 
@@ -60,7 +60,8 @@ def read_players(
             errors.add(field, msg("{name} is listed twice.", name=name))
         elif name_key(name) in RESERVED:
             errors.add(
-                field, msg("{name} is the name of the pot; please choose another.", name=name)
+                field,
+                msg("{name} is the name of a common account; please choose another.", name=name),
             )
         seen.add(name_key(name))
     if not variant.allows_players(len(names)):
