@@ -147,6 +147,19 @@ def settlement_json(current: EveningView, result: Settlement) -> dict[str, Any]:
             {"label": text(line.label), "amounts": line.amounts()} for line in result.closing
         ],
     }
+    if hasattr(current.variant, "kasse_view"):
+        resolved = {
+            p: a
+            for line in result.closing
+            if line.money
+            for p, a in line.amounts().items()
+            if p not in current.variant.common_accounts
+        }
+        out["kasse"] = {
+            **kasse_json(current, current.ledger.state),
+            "resolved": {p: cents_to_str(a) for p, a in resolved.items()},
+            "money": {p: cents_to_str(result.money.get(p, 0)) for p in order},
+        }
     for account, held in current.ledger.common.items():
         shares = {
             p: a for line in result.closing for p, a in line.amounts().items() if p != account

@@ -146,3 +146,20 @@ def test_paper_sheet_columns_and_the_kasse_on_screen_and_in_print(client: FlaskC
         for p in PdfReader(io.BytesIO(client.get(f"/evenings/{evening}/sheet.pdf").data)).pages
     )
     assert "Aufschreibsystem" in text
+
+
+def test_settlement_json_resolves_the_kasse(client: FlaskClient) -> None:
+    evening = doppen(client, THREE)
+    client.post(f"/api/v1/evenings/{evening}/hands", json={"contract": "pass", "penalties": []})
+    data = client.get(f"/api/v1/evenings/{evening}/settlement").json
+    # 3.00 refill and 1.50 for the pass, paid in and shared: everyone even.
+    assert data["kasse"]["contents"] == "4.50"
+    assert data["kasse"]["money"] == {"Anne": "0.00", "Bert": "0.00", "Clara": "0.00"}
+    assert set(data["net"].values()) == {"0.00"}
+
+
+def test_a_kasse_base_of_odd_cents_is_refused(client: FlaskClient) -> None:
+    body = {"game": "doppen", "players": THREE, "options": {"kasse_base": "1.01"}}
+    response = client.post("/api/v1/evenings", json=body)
+    assert response.status_code == 422
+    assert "options.kasse_base" in response.json["errors"]
