@@ -21,6 +21,7 @@ def _json(schema: dict[str, Any], description: str) -> dict[str, Any]:
 
 ERRORS = {
     "400": _json(_ref("Errors"), "The body is not valid JSON."),
+    "409": _json(_ref("Errors"), "The evening is closed, or the version is stale."),
     "404": _json(_ref("Errors"), "No such evening or hand."),
     "422": _json(_ref("Errors"), "Impossible input (errors) or input to confirm (warnings)."),
 }
@@ -131,6 +132,62 @@ def spec() -> dict[str, Any]:
                 "get": {
                     "summary": "Every version of a hand, oldest first",
                     "responses": {"200": _json({"type": "object"}, "Revisions."), **ERRORS},
+                },
+            },
+            "/api/v1/evenings/{evening_id}/sheet.pdf": {
+                "parameters": [EVENING_ID],
+                "get": {
+                    "summary": "The score sheet as PDF",
+                    "responses": {
+                        "200": {"description": "PDF", "content": {"application/pdf": {}}},
+                        **ERRORS,
+                    },
+                },
+            },
+            "/api/v1/evenings/{evening_id}/settlement.pdf": {
+                "parameters": [
+                    EVENING_ID,
+                    {
+                        "name": "end_pot",
+                        "in": "query",
+                        "required": False,
+                        "schema": {"enum": ["split", "refund", "carry"]},
+                    },
+                ],
+                "get": {
+                    "summary": "The settlement to sign, as PDF",
+                    "responses": {
+                        "200": {"description": "PDF", "content": {"application/pdf": {}}},
+                        **ERRORS,
+                    },
+                },
+            },
+            "/api/v1/evenings/{evening_id}/export": {
+                "parameters": [EVENING_ID],
+                "get": {
+                    "summary": "The whole evening as a JSON archive",
+                    "responses": {"200": _json({"type": "object"}, "Archive."), **ERRORS},
+                },
+            },
+            "/api/v1/evenings/import": {
+                "post": {
+                    "summary": "Store an archive as a new evening",
+                    "requestBody": body,
+                    "responses": {"201": _json(_ref("Evening"), "The evening."), **ERRORS},
+                },
+            },
+            "/api/v1/evenings/{evening_id}/close": {
+                "parameters": [EVENING_ID],
+                "post": {
+                    "summary": "Close the evening: read-only until reopened",
+                    "responses": {"200": _json(_ref("Evening"), "The evening."), **ERRORS},
+                },
+            },
+            "/api/v1/evenings/{evening_id}/reopen": {
+                "parameters": [EVENING_ID],
+                "post": {
+                    "summary": "Reopen a closed evening",
+                    "responses": {"200": _json(_ref("Evening"), "The evening."), **ERRORS},
                 },
             },
             "/api/v1/evenings/{evening_id}/settlement": {
