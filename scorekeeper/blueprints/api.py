@@ -219,13 +219,13 @@ def show_hand(evening_id: int, number: int) -> Response:
     return jsonify(hand_reply(operations.view(evening), number)["hand"])
 
 
-@bp.put("/evenings/<int:evening_id>/hands/<int:number>")
-def replace_hand(evening_id: int, number: int) -> Response:
-    """Replace a hand's facts, with the version read."""
+def change_hand(evening_id: int, number: int, change: Callable[..., object]) -> Response:
+    """Apply ``change`` (replace or void) to a hand; a stale version answers 409 with the
+    hand as it is now."""
     evening = load(evening_id)
     find_or_404(evening, number)
     try:
-        operations.replace_hand(evening, number, body(), source="api")
+        change(evening, number, body(), source="api")
     except StaleVersionError:
         db.session.rollback()
         evening = load(evening_id)
@@ -233,22 +233,18 @@ def replace_hand(evening_id: int, number: int) -> Response:
     data = hand_reply(operations.view(evening), number)["hand"]
     db.session.commit()
     return jsonify(data)
+
+
+@bp.put("/evenings/<int:evening_id>/hands/<int:number>")
+def replace_hand(evening_id: int, number: int) -> Response:
+    """Replace a hand's facts, with the version read."""
+    return change_hand(evening_id, number, operations.replace_hand)
 
 
 @bp.delete("/evenings/<int:evening_id>/hands/<int:number>")
 def void_hand(evening_id: int, number: int) -> Response:
     """Void a hand with a reason."""
-    evening = load(evening_id)
-    find_or_404(evening, number)
-    try:
-        operations.void_hand(evening, number, body(), source="api")
-    except StaleVersionError:
-        db.session.rollback()
-        evening = load(evening_id)
-        return reply(hand_reply(operations.view(evening), number)["hand"], 409)
-    data = hand_reply(operations.view(evening), number)["hand"]
-    db.session.commit()
-    return jsonify(data)
+    return change_hand(evening_id, number, operations.void_hand)
 
 
 @bp.get("/evenings/<int:evening_id>/hands/<int:number>/revisions")

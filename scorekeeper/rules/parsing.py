@@ -106,3 +106,39 @@ def reject_unknown(raw: Mapping[str, object], known: set[str], errors: ErrorColl
     for key in raw:
         if key not in known:
             errors.add(key, msg("Unknown field {key}.", key=key))
+
+
+def read_points_per_player(
+    raw: Mapping[str, object], table: Table, errors: ErrorCollector, *, high: int
+) -> dict[str, int]:
+    """A Misère's ``points``: every seated player once, each between 0 and ``high``.
+
+    Messages go to ``points`` (a missing, unknown or repeated player) or to
+    ``points.<name>`` (that player's number).
+    """
+    given = raw.get("points")
+    if not isinstance(given, Mapping):
+        errors.add("points", msg("Enter the points of every player."))
+        return {}
+    points: dict[str, int] = {}
+    named: set[str] = set()
+    for name, value in given.items():
+        player = find_player(name, table)
+        if player is None:
+            errors.add("points", msg("{name} is not at the table.", name=str(name)))
+            continue
+        if player in named:
+            errors.add("points", msg("{name} is given more than once.", name=player))
+            continue
+        named.add(player)
+        number = read_int(
+            {"v": value}, "v", errors, low=0, high=high, field_name=f"points.{player}"
+        )
+        if number is not None:
+            points[player] = number
+    missing = [p for p in table.players if p not in named]
+    if missing:
+        errors.add(
+            "points", msg("Enter the points of every player: {names}.", names=", ".join(missing))
+        )
+    return points

@@ -32,6 +32,7 @@ from scorekeeper.rules.parsing import (
     read_choice,
     read_int,
     read_player,
+    read_points_per_player,
     reject_unknown,
 )
 from scorekeeper.rules.variant import Options, Variant
@@ -310,33 +311,7 @@ class Troggen(Variant):
         reject_unknown(raw, {"contract", "points", "talon_points"}, errors)
         total = TOTAL_POINTS[table.size]
         most_in_talon = MAX_TALON_POINTS[table.size]
-        given = raw.get("points")
-        if not isinstance(given, Mapping):
-            errors.add("points", msg("Enter the points of every player."))
-            errors.raise_if_any(InvalidHandError)
-            raise AssertionError  # pragma: no cover - raise_if_any raised
-        points: dict[str, int] = {}
-        named: set[str] = set()
-        for name, value in given.items():
-            player = find_player(name, table)
-            if player is None:
-                errors.add("points", msg("{name} is not at the table.", name=str(name)))
-                continue
-            if player in named:
-                errors.add("points", msg("{name} is given more than once.", name=player))
-                continue
-            named.add(player)
-            number = read_int(
-                {"v": value}, "v", errors, low=0, high=total, field_name=f"points.{player}"
-            )
-            if number is not None:
-                points[player] = number
-        missing = [p for p in table.players if p not in named]
-        if missing:
-            errors.add(
-                "points",
-                msg("Enter the points of every player: {names}.", names=", ".join(missing)),
-            )
+        points = read_points_per_player(raw, table, errors, high=total)
         talon = None
         if raw.get("talon_points") is not None:
             talon = read_int(raw, "talon_points", errors, low=0, high=most_in_talon)

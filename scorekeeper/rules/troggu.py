@@ -56,6 +56,7 @@ from scorekeeper.rules.parsing import (
     read_choice,
     read_int,
     read_player,
+    read_points_per_player,
     reject_unknown,
 )
 from scorekeeper.rules.troggu_scoring import (
@@ -329,32 +330,7 @@ def read_misere_points(
     raw: Mapping[str, object], table: Table, errors: ErrorCollector
 ) -> dict[str, int]:
     """Every seated player's card points, each 0 to 114, named as at the table."""
-    given = raw.get("points")
-    if not isinstance(given, Mapping):
-        errors.add("points", msg("Enter the points of every player."))
-        return {}
-    points: dict[str, int] = {}
-    named: set[str] = set()
-    for name, value in given.items():
-        player = find_player(name, table)
-        if player is None:
-            errors.add("points", msg("{name} is not at the table.", name=str(name)))
-            continue
-        if player in named:
-            errors.add("points", msg("{name} is given more than once.", name=player))
-            continue
-        named.add(player)
-        number = read_int(
-            {"v": value}, "v", errors, low=0, high=TOTAL_POINTS, field_name=f"points.{player}"
-        )
-        if number is not None:
-            points[player] = number
-    missing = [p for p in table.players if p not in named]
-    if missing:
-        errors.add(
-            "points", msg("Enter the points of every player: {names}.", names=", ".join(missing))
-        )
-    return points
+    return read_points_per_player(raw, table, errors, high=TOTAL_POINTS)
 
 
 TROGGU_VISP = Troggu(VISP)
