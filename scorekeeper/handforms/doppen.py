@@ -11,7 +11,6 @@ from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import (
     BooleanField,
-    HiddenField,
     RadioField,
     SelectField,
     SelectMultipleField,
@@ -20,11 +19,17 @@ from wtforms import (
 from wtforms.widgets import CheckboxInput, ListWidget
 
 from scorekeeper.forms import choice_list
+from scorekeeper.handforms.common import (
+    NUMERIC,
+    HandFormBase,
+    instantiate,
+    place_errors,
+    shell_facts,
+)
 from scorekeeper.rules.base import Message, Table
 from scorekeeper.rules.doppen_hand import KONTRA_KEYS, TOTAL_POINTS
 from scorekeeper.rules.variant import Variant
 
-NUMERIC = {"inputmode": "numeric", "pattern": "[0-9]*", "autocomplete": "off"}
 CONTRACTS = [
     ("dreier", "Dreier"),
     ("unterer", "Unterer"),
@@ -82,7 +87,7 @@ class DoppenHandForm:
                 validate_choice=False,
             )
 
-        class Form(FlaskForm):  # type: ignore[misc]
+        class Form(HandFormBase):
             contract = RadioField(
                 _l("Contract"), choices=choice_list(CONTRACTS), validate_choice=False
             )
@@ -112,15 +117,6 @@ class DoppenHandForm:
                 option_widget=CheckboxInput(),
                 validate_choice=False,
             )
-            dealer = SelectField(
-                _l("Dealer"),
-                choices=choice_list(everyone),
-                default=table.dealer,
-                validate_choice=False,
-            )
-            confirm = BooleanField(_l("The count is right: save anyway"))
-            token = HiddenField()
-            version = HiddenField()
 
         for key in KONTRA_KEYS:
             setattr(
@@ -133,10 +129,8 @@ class DoppenHandForm:
                     validate_choice=False,
                 ),
             )
-        form = Form(data=data) if formdata is None else Form(formdata=formdata)
+        form = instantiate(Form, table, formdata, data, misere=False)
         form.kontra_fields = [form[f"kontra_{k}"] for k in KONTRA_KEYS]
-        form.misere_errors = []
-        form.misere_fields = []
         return form
 
     def context(self, table: Table) -> dict[str, Any]:
@@ -174,11 +168,7 @@ class DoppenHandForm:
             points = (form.points.data or "").strip()
             if points:
                 facts["points"] = points
-        if form.dealer.data:
-            facts["dealer"] = form.dealer.data
-        if form.confirm.data:
-            facts["confirm"] = True
-        return facts
+        return {**facts, **shell_facts(form)}
 
     def from_facts(self, facts: Mapping[str, Any], table: Table) -> dict[str, Any]:
         """Form data showing stored facts again."""
@@ -213,17 +203,8 @@ class DoppenHandForm:
         self, form: FlaskForm, errors: Mapping[str, tuple[Message, ...]], render: Any
     ) -> None:
         """Nested body keys (``kontra.pagat``, ``pagat.player``) land on their fields."""
-        for key, messages in errors.items():
-            texts = [render(m) for m in messages]
-            name = key.replace(".", "_")
-            if key.startswith("penalties"):
-                name = "revokes"
-            elif key in ("pagat", "uhu"):
-                name = f"{key}_player"
-            if name in form and name not in ("token", "version"):
-                form[name].errors = [*form[name].errors, *texts]
-            else:
-                form.form_errors.extend(texts)
+        aliases = {"penalties": "revokes", "pagat": "pagat_player", "uhu": "uhu_player"}
+        place_errors(form, errors, render, aliases=aliases)
 
 
 def _count(value: object) -> object:

@@ -11,9 +11,17 @@ from typing import Any
 
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from wtforms import BooleanField, HiddenField, RadioField, SelectField, StringField
+from wtforms import RadioField, StringField
 
 from scorekeeper.forms import choice_list
+from scorekeeper.handforms.common import (
+    NUMERIC,
+    HandFormBase,
+    instantiate,
+    misere_points,
+    place_errors,
+    shell_facts,
+)
 from scorekeeper.rules.base import Message, Table
 from scorekeeper.rules.troggen import TOTAL_POINTS
 from scorekeeper.rules.variant import Variant
@@ -34,7 +42,6 @@ LAST_TRICK = [
     ("king_lost", _l("King lost")),
 ]
 RESULTS = [("points", _l("counted")), ("won", _l("won")), ("lost", _l("lost"))]
-NUMERIC = {"inputmode": "numeric", "pattern": "[0-9]*", "autocomplete": "off"}
 
 
 class TroggenHandForm:
@@ -53,7 +60,7 @@ class TroggenHandForm:
         """A form with the table's players as buttons; the dealer proposed by rotation."""
         players = [(p, p) for p in table.players]
 
-        class Form(FlaskForm):  # type: ignore[misc]
+        class Form(HandFormBase):
             contract = RadioField(
                 _l("Contract"), choices=choice_list(CONTRACTS), validate_choice=False
             )
@@ -73,15 +80,6 @@ class TroggenHandForm:
             talon_points = StringField(
                 _l("Card points in the Talon, the cards set aside (optional)"), render_kw=NUMERIC
             )
-            dealer = SelectField(
-                _l("Dealer"),
-                choices=choice_list(players),
-                default=table.dealer,
-                validate_choice=False,
-            )
-            confirm = BooleanField(_l("The count is right: save anyway"))
-            token = HiddenField()
-            version = HiddenField()
 
         if table.size > 4:
             Form.partner = RadioField(
@@ -93,12 +91,7 @@ class TroggenHandForm:
             Form.kulanz = StringField(
                 _l("Kulanz: extra jetons to the partner"), default="0", render_kw=NUMERIC
             )
-        for i, player in enumerate(table.players):
-            setattr(Form, f"misere_{i}", StringField(player, render_kw=NUMERIC))
-        form = Form(data=data) if formdata is None else Form(formdata=formdata)
-        form.misere_errors = []
-        form.misere_fields = [form[f"misere_{i}"] for i in range(table.size)]
-        return form
+        return instantiate(Form, table, formdata, data, misere=True)
 
     def context(self, table: Table) -> dict[str, Any]:
         """The point total the Misère's checksum is shown against."""
@@ -112,10 +105,7 @@ class TroggenHandForm:
         """The API body for this form: the same keys the rules core validates."""
         facts: dict[str, object] = {"contract": form.contract.data or None}
         if form.contract.data == "misere":
-            facts["points"] = {
-                p: (form[f"misere_{i}"].data or "").strip() or None
-                for i, p in enumerate(table.players)
-            }
+            facts["points"] = misere_points(form, table)
             if (form.talon_points.data or "").strip():
                 facts["talon_points"] = form.talon_points.data.strip()
         else:
@@ -130,11 +120,7 @@ class TroggenHandForm:
             else:
                 facts["points"] = (form.points.data or "").strip() or None
             facts["last_trick"] = form.last_trick.data or "none"
-        if form.dealer.data:
-            facts["dealer"] = form.dealer.data
-        if form.confirm.data:
-            facts["confirm"] = True
-        return facts
+        return {**facts, **shell_facts(form)}
 
     def from_facts(self, facts: Mapping[str, Any], table: Table) -> dict[str, Any]:
         """Form data showing stored facts again."""
@@ -161,16 +147,5 @@ class TroggenHandForm:
         self, form: FlaskForm, errors: Mapping[str, tuple[Message, ...]], render: Any
     ) -> None:
         """Show each message at its field; the Misère's sum problems above its fields."""
-        names = {f"points.{field.label.text}": field for field in form.misere_fields}
-        for key, messages in errors.items():
-            texts = [render(m) for m in messages]
-            if key in names:
-                names[key].errors = [*names[key].errors, *texts]
-            elif key == "points" and form.contract.data == "misere":
-                form.misere_errors.extend(texts)
-            elif key == "won":
-                form.result.errors = [*form.result.errors, *texts]
-            elif key in form and key not in ("token", "version"):
-                form[key].errors = [*form[key].errors, *texts]
-            else:
-                form.form_errors.extend(texts)
+        misere = form.contract.data == "misere"
+        place_errors(form, errors, render, misere=misere, aliases={"won": "result"})

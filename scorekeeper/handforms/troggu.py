@@ -11,7 +11,6 @@ from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import (
     BooleanField,
-    HiddenField,
     RadioField,
     SelectField,
     SelectMultipleField,
@@ -20,12 +19,18 @@ from wtforms import (
 from wtforms.widgets import CheckboxInput, ListWidget
 
 from scorekeeper.forms import choice_list
+from scorekeeper.handforms.common import (
+    NUMERIC,
+    HandFormBase,
+    misere_points,
+    place_errors,
+    shell_facts,
+)
 from scorekeeper.rules.base import Message, Table
 from scorekeeper.rules.eisten_stalden import Holder, Holders, suggest_team, team_rule
 from scorekeeper.rules.troggu_scoring import BIG_TABLE, TOTAL_POINTS
 from scorekeeper.rules.variant import Variant
 
-NUMERIC = {"inputmode": "numeric", "pattern": "[0-9]*", "autocomplete": "off"}
 CONTRACTS = [
     ("normal", _l("Normal game (Tapp)")),
     ("solo", "Solo"),
@@ -63,17 +68,8 @@ class TrogguHandForm:
         players = [(p, p) for p in table.players]
         nobody = [("", _l("nobody / in the Tapp"))]
 
-        class Form(FlaskForm):  # type: ignore[misc]
+        class Form(HandFormBase):
             points = StringField(_l("Card points of the declaring side"), render_kw=NUMERIC)
-            dealer = SelectField(
-                _l("Dealer"),
-                choices=choice_list(players),
-                default=table.dealer,
-                validate_choice=False,
-            )
-            confirm = BooleanField(_l("The count is right: save anyway"))
-            token = HiddenField()
-            version = HiddenField()
 
         if self.teams:
             Form.team = SelectMultipleField(
@@ -166,10 +162,7 @@ class TrogguHandForm:
         elif form.contract.data == "misere":
             facts = {
                 "contract": "misere",
-                "points": {
-                    p: (form[f"misere_{i}"].data or "").strip() or None
-                    for i, p in enumerate(table.players)
-                },
+                "points": misere_points(form, table),
             }
             if (form.tapp_points.data or "").strip():
                 facts["tapp_points"] = form.tapp_points.data.strip()
@@ -184,11 +177,7 @@ class TrogguHandForm:
             }
             if table.size >= BIG_TABLE and form.contract.data != "solo":
                 facts["partner"] = form.partner.data or None
-        if form.dealer.data:
-            facts["dealer"] = form.dealer.data
-        if form.confirm.data:
-            facts["confirm"] = True
-        return facts
+        return {**facts, **shell_facts(form)}
 
     def from_facts(self, facts: Mapping[str, Any], table: Table) -> dict[str, Any]:
         """Form data showing stored facts again."""
@@ -215,15 +204,5 @@ class TrogguHandForm:
         self, form: FlaskForm, errors: Mapping[str, tuple[Message, ...]], render: Any
     ) -> None:
         """Show each message at its field; the Misère's sum problems above its fields."""
-        names = {f"points.{field.label.text}": field for field in form.misere_fields}
         misere = not self.teams and form.contract.data == "misere"
-        for key, messages in errors.items():
-            texts = [render(m) for m in messages]
-            if key in names:
-                names[key].errors = [*names[key].errors, *texts]
-            elif key == "points" and misere:
-                form.misere_errors.extend(texts)
-            elif key in form and key not in ("token", "version"):
-                form[key].errors = [*form[key].errors, *texts]
-            else:
-                form.form_errors.extend(texts)
+        place_errors(form, errors, render, misere=misere)
