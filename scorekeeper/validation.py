@@ -61,7 +61,10 @@ def read_players(
         elif name_key(name) in RESERVED:
             errors.add(
                 field,
-                msg("{name} is the name of a common account; please choose another.", name=name),
+                msg(
+                    "{name} is reserved for the pot or the Kasse; please choose another name.",
+                    name=name,
+                ),
             )
         seen.add(name_key(name))
     if not variant.allows_players(len(names)):

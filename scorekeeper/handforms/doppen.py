@@ -43,8 +43,8 @@ DOUBLINGS = [
     ("1", "Kontra"),
     ("2", "Re"),
     ("3", "Subkontra"),
-    ("4", _l("4 times")),
-    ("5", _l("5 times")),
+    ("4", _l("4th doubling (16 times)")),
+    ("5", _l("5th doubling (32 times)")),
 ]
 KONTRA_LABELS = {
     "game": _l("Kontra on the game"),

@@ -350,6 +350,6 @@ def test_a_player_cannot_be_called_like_the_pot(client: FlaskClient, snapshot: S
     response = client.post("/api/v1/evenings", json=body)
     assert response.status_code == 422
     assert response.json["errors"]["players"] == [
-        "Pot is the name of a common account; please choose another."
+        "Pot is reserved for the pot or the Kasse; please choose another name."
     ]
     assert snapshot() == before
