@@ -12,7 +12,7 @@ from typing import Any
 
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from wtforms import DateField, Field, RadioField, SelectField, StringField
+from wtforms import DateField, Field, HiddenField, RadioField, SelectField, StringField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import Optional
 
@@ -64,17 +64,11 @@ def seated_names(form: FlaskForm, count: int) -> tuple[list[str], str | None]:
     return names, dealer
 
 
-def new_evening_form(
-    variant: Variant, render: Any, formdata: Any = None, today: date | None = None
-) -> FlaskForm:
-    """The new-evening form for ``variant``: seats, first dealer, and every house rule."""
-
-    class Form(FlaskForm):  # type: ignore[misc]
-        title = StringField(_l("Title"), render_kw={"maxlength": 200})
-        place = StringField(_l("Place"), render_kw={"maxlength": 200})
-        date = DateField(_l("Date"), validators=[Optional()], default=today)
-
-    _add_seats(Form, min(SEATS, variant.max_players), _l("Deals first"))
+def _add_settings(cls: type[FlaskForm], variant: Variant, render: Any, today: date | None) -> None:
+    """Title, place, date and every house rule with its one-line explanation."""
+    cls.title = StringField(_l("Title"), render_kw={"maxlength": 200})
+    cls.place = StringField(_l("Place"), render_kw={"maxlength": 200})
+    cls.date = DateField(_l("Date"), validators=[Optional()], default=today)
     for spec in variant.option_specs:
         label = render(spec.label)
         if spec.choices:
@@ -87,7 +81,19 @@ def new_evening_form(
             )
         else:
             field = StringField(label, description=render(spec.help))
-        setattr(Form, f"opt_{spec.key}", field)
+        setattr(cls, f"opt_{spec.key}", field)
+
+
+def new_evening_form(
+    variant: Variant, render: Any, formdata: Any = None, today: date | None = None
+) -> FlaskForm:
+    """The new-evening form for ``variant``: seats, first dealer, and every house rule."""
+
+    class Form(FlaskForm):  # type: ignore[misc]
+        pass
+
+    _add_settings(Form, variant, render, today)
+    _add_seats(Form, min(SEATS, variant.max_players), _l("Deals first"))
     form = Form(formdata=formdata) if formdata is not None else Form()
     form.seat_count = min(SEATS, variant.max_players)
     form.option_keys = [spec.key for spec in variant.option_specs]
@@ -97,6 +103,44 @@ def new_evening_form(
             if not spec.choices:
                 form[f"opt_{spec.key}"].data = spec.default_for({"currency": "CHF"})
     return form
+
+
+def settings_form(
+    variant: Variant, render: Any, current: Mapping[str, Any], formdata: Any = None
+) -> FlaskForm:
+    """Correct an evening's settings: title, place, date and house rules, at a version."""
+
+    class Form(FlaskForm):  # type: ignore[misc]
+        version = HiddenField()
+
+    _add_settings(Form, variant, render, None)
+    if formdata is not None:
+        form = Form(formdata=formdata)
+    else:
+        data = {f"opt_{k}": v for k, v in current["options"].items()}
+        day = current.get("date")
+        data |= {
+            "title": current["title"],
+            "place": current["place"],
+            "date": date.fromisoformat(day) if day else None,
+            "version": str(current["version"]),
+        }
+        form = Form(data=data)
+    form.option_keys = [spec.key for spec in variant.option_specs]
+    form.players_errors = []
+    return form
+
+
+def settings_body(form: FlaskForm) -> dict[str, object]:
+    """The form as the API's body for correcting settings."""
+    version = form.version.data or ""
+    return {
+        "version": int(version) if version.isdigit() else version,
+        "title": form.title.data or "",
+        "place": form.place.data or "",
+        "date": form.date.data.isoformat() if form.date.data else None,
+        "options": {key: form[f"opt_{key}"].data or "" for key in form.option_keys},
+    }
 
 
 def new_evening_body(form: FlaskForm, variant: Variant) -> dict[str, object]:

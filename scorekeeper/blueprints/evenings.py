@@ -19,6 +19,8 @@ from scorekeeper.forms import (
     place_errors,
     seated_names,
     seating_form,
+    settings_body,
+    settings_form,
 )
 from scorekeeper.models import Player
 from scorekeeper.rules import VARIANTS, get_variant
@@ -155,6 +157,44 @@ def change_seating(evening_id: int) -> Response | tuple[str, int]:
     db.session.commit()
     flash(gettext("The table has changed. It plays like this from the next hand on."))
     return redirect(url_for("evenings.show", evening_id=evening_id), 303)
+
+
+@bp.get("/evenings/<int:evening_id>/settings")
+def settings(evening_id: int) -> str:
+    """Correct the title, place, date or house rules; every change is kept as a revision."""
+    current = load_view(evening_id)
+    values = {**operations.evening_settings(current.evening), "version": current.evening.version}
+    form = settings_form(current.variant, text, values)
+    return render_template("evenings/settings.html", current=current, form=form)
+
+
+@bp.post("/evenings/<int:evening_id>/settings")
+def update_settings(evening_id: int) -> Response | tuple[str, int]:
+    """Save corrected settings; the ledger replays with them."""
+    current = load_view(evening_id)
+    values = operations.evening_settings(current.evening)
+    form = settings_form(current.variant, text, values, formdata=request.form)
+    form.validate()
+    if form.date.errors:
+        form.date.errors = [gettext("Choose a date from the calendar, or leave it empty.")]
+    else:
+        try:
+            operations.correct_evening(current.evening, settings_body(form), source="page")
+        except operations.StaleVersionError:
+            db.session.rollback()
+            form.form_errors.append(
+                gettext("Someone else changed the settings meanwhile. Check them and save again.")
+            )
+            form.version.data = str(load_view(evening_id).evening.version)
+        except InvalidInputError as error:
+            db.session.rollback()
+            place_errors(form, error.errors, text)
+        else:
+            db.session.commit()
+            flash(gettext("The settings were corrected."))
+            return redirect(url_for("evenings.show", evening_id=evening_id), 303)
+    page = render_template("evenings/settings.html", current=load_view(evening_id), form=form)
+    return page, 422
 
 
 @bp.post("/language/<lang>")

@@ -370,3 +370,31 @@ def test_home_lists_open_evenings_first_and_closed_ones_below(
     page = client.get("/", headers=EN).text
     assert page.index("Continue where you left off") < page.index("Heute")
     assert page.index("Heute") < page.index("Closed evenings") < page.index("Letzte Woche")
+
+
+def test_correct_the_settings(client: FlaskClient, evening: int) -> None:
+    page = client.get(f"/evenings/{evening}/settings", headers=EN).text
+    assert 'value="Museumsabend"' in page
+    data = {
+        **{k: v for k, v in NEW.items() if k.startswith("opt_")},
+        "title": "Neuer Titel",
+        "opt_unit_value": "0.20",
+        "version": "1",
+    }
+    response = client.post(f"/evenings/{evening}/settings", data=data)
+    assert response.status_code == 303
+    state = client.get(f"/api/v1/evenings/{evening}").json
+    assert state["title"] == "Neuer Titel"
+    assert state["options"]["unit_value"] == "0.20"
+    assert state["version"] == 2
+    stale = client.post(f"/evenings/{evening}/settings", data={**data, "title": "X"}, headers=EN)
+    assert stale.status_code == 422
+    assert "Someone else changed the settings meanwhile" in stale.text
+    bad = client.post(
+        f"/evenings/{evening}/settings",
+        data={**data, "version": "2", "opt_coin": "0.003"},
+        headers=EN,
+    )
+    assert bad.status_code == 422
+    assert any("whole cents" in e for e in errors(bad.text))
+    assert client.get(f"/api/v1/evenings/{evening}").json["options"]["coin"] == "0.05"
