@@ -1,0 +1,76 @@
+"""The imperative shell: load rows, call the rules core, write facts. Flushes, never commits.
+
+Every write replays the evening before it is kept, so a change that would make any hand
+impossible (a later Kulanz larger than its pot, say) is refused and nothing is stored.
+Views and commands call the names gathered here.
+"""
+
+from scorekeeper.operations.errors import (
+    AlreadyVoidError,
+    EveningClosedError,
+    NotFoundError,
+    StaleVersionError,
+    ensure_open,
+)
+from scorekeeper.operations.evenings import (
+    change_seating,
+    correct_evening,
+    create_evening,
+    evening_settings,
+    player_named,
+    read_end_rule,
+    set_closed,
+)
+from scorekeeper.operations.hands import (
+    SHELL_KEYS,
+    check_hand,
+    check_version,
+    find_hand,
+    prepare_hand,
+    record_hand,
+    replace_hand,
+    split_body,
+    void_hand,
+)
+from scorekeeper.operations.views import (
+    EveningSummary,
+    EveningView,
+    checked_view,
+    get_evening,
+    records,
+    seating_facts,
+    summaries,
+    view,
+)
+
+__all__ = [
+    "SHELL_KEYS",
+    "AlreadyVoidError",
+    "EveningClosedError",
+    "EveningSummary",
+    "EveningView",
+    "NotFoundError",
+    "StaleVersionError",
+    "change_seating",
+    "check_hand",
+    "check_version",
+    "checked_view",
+    "correct_evening",
+    "create_evening",
+    "ensure_open",
+    "evening_settings",
+    "find_hand",
+    "get_evening",
+    "player_named",
+    "prepare_hand",
+    "read_end_rule",
+    "record_hand",
+    "records",
+    "replace_hand",
+    "seating_facts",
+    "set_closed",
+    "split_body",
+    "summaries",
+    "view",
+    "void_hand",
+]

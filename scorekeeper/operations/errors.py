@@ -1,0 +1,36 @@
+"""Why an operation refuses: a stale version, a missing hand, a voided one, a closed evening."""
+
+from __future__ import annotations
+
+from scorekeeper.models import (
+    Evening,
+)
+from scorekeeper.rules.base import (
+    ScorekeeperError,
+)
+
+
+class StaleVersionError(ScorekeeperError):
+    """The record changed since the client read it; the client must reload."""
+
+
+class NotFoundError(ScorekeeperError):
+    """No such hand in this evening."""
+
+
+class AlreadyVoidError(ScorekeeperError):
+    """The hand is voided already."""
+
+
+class EveningClosedError(ScorekeeperError):
+    """The evening was closed after its settlement was signed: reopen it to change it."""
+
+    def __init__(self, evening_id: int) -> None:
+        super().__init__(evening_id)
+        self.evening_id = evening_id
+
+
+def ensure_open(evening: Evening) -> None:
+    """Refuse any change to a closed evening."""
+    if evening.closed_at is not None:
+        raise EveningClosedError(evening.id)

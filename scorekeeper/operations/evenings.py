@@ -1,0 +1,205 @@
+"""Writing evenings: creating them, changing the table, correcting settings, closing."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from sqlalchemy import select
+
+from scorekeeper.extensions import db
+from scorekeeper.models import (
+    Evening,
+    EveningRevision,
+    Player,
+    Seat,
+    Seating,
+    utcnow,
+)
+from scorekeeper.operations.errors import StaleVersionError, ensure_open
+from scorekeeper.operations.views import EveningView, checked_view, view
+from scorekeeper.rules import get_variant
+from scorekeeper.rules.base import (
+    ErrorCollector,
+    InvalidSettingsError,
+    msg,
+)
+from scorekeeper.rules.options import parse_options
+from scorekeeper.validation import (
+    name_key,
+    parse_evening,
+    read_date,
+    read_member,
+    read_players,
+    read_text,
+    reject_unknown,
+)
+
+
+def player_named(name: str) -> Player:
+    """The player of that name, created on first use."""
+    player = db.session.scalars(select(Player).where(Player.name_key == name_key(name))).first()
+    if player is None:
+        player = Player(name=name.strip(), name_key=name_key(name))
+        db.session.add(player)
+    return player
+
+
+def evening_settings(evening: Evening) -> dict[str, Any]:
+    """The correctable settings of an evening, as kept in its revisions."""
+    seating = evening.seatings[0]
+    return {
+        "title": evening.title,
+        "place": evening.place,
+        "date": evening.date.isoformat() if evening.date else None,
+        "first_dealer": seating.dealer.name if seating.dealer else None,
+        "options": dict(evening.options),
+        "language": evening.language,
+        "closed": evening.closed_at is not None,
+    }
+
+
+def create_evening(raw: object, *, source: str) -> Evening:
+    """Store a new evening with its first seating."""
+    settings = parse_evening(raw)
+    evening = Evening(
+        game=settings.variant.game,
+        variant=settings.variant.key,
+        language=settings.language,
+        title=settings.title,
+        place=settings.place,
+        date=settings.date,
+        options=settings.options,
+    )
+    db.session.add(evening)
+    players = [player_named(name) for name in settings.players]
+    dealer = players[settings.players.index(settings.first_dealer)]
+    seating = Seating(evening=evening, from_hand=1, dealer=dealer)
+    seating.seats = [Seat(position=i, player=p) for i, p in enumerate(players)]
+    db.session.add(seating)
+    db.session.flush()
+    db.session.add(
+        EveningRevision(
+            evening=evening, version=1, settings=evening_settings(evening), source=source
+        )
+    )
+    db.session.flush()
+    return evening
+
+
+def change_seating(evening: Evening, raw: object, *, source: str) -> Seating:
+    """Change the table from the next hand on (players join, leave or swap seats)."""
+    ensure_open(evening)
+    if not isinstance(raw, Mapping):
+        raise InvalidSettingsError.single("body", msg("Send the seating as a JSON object."))
+    errors = ErrorCollector()
+    reject_unknown(raw, {"players", "dealer"}, errors)
+    variant = get_variant(evening.game, evening.variant)
+    names = read_players(raw.get("players"), variant, errors)
+    dealer = read_member(raw.get("dealer"), names, errors, "dealer")
+    errors.raise_if_any(InvalidSettingsError)
+    number = max((h.number for h in evening.hands), default=0) + 1
+    players = [player_named(name) for name in names]
+    seating = Seating(
+        evening=evening,
+        from_hand=number,
+        dealer=players[names.index(dealer)] if dealer else None,
+    )
+    seating.seats = [Seat(position=i, player=p) for i, p in enumerate(players)]
+    db.session.add(seating)
+    db.session.flush()
+    db.session.expire(evening, ["seatings"])
+    view(evening)
+    return seating
+
+
+def correct_evening(evening: Evening, raw: object, *, source: str) -> Evening:
+    """Correct an evening's settings (title, place, date, first dealer, options)."""
+    ensure_open(evening)
+    if not isinstance(raw, Mapping):
+        raise InvalidSettingsError.single("body", msg("Send the changes as a JSON object."))
+    errors = ErrorCollector()
+    reject_unknown(raw, {"version", "title", "place", "date", "first_dealer", "options"}, errors)
+    version = raw.get("version")
+    if isinstance(version, bool) or not isinstance(version, int):
+        errors.add("version", msg("Send the version you read, as a whole number."))
+        errors.raise_if_any(InvalidSettingsError)
+    if version != evening.version:
+        raise StaleVersionError(evening.version)
+    variant = get_variant(evening.game, evening.variant)
+    first = evening.seatings[0]
+    changes: dict[str, Any] = {}
+    for key in ("title", "place"):
+        if key in raw:
+            changes[key] = read_text(raw, key, errors)
+    if "date" in raw:
+        changes["date"] = read_date(raw, errors)
+    if "first_dealer" in raw:
+        changes["first_dealer"] = read_member(
+            raw["first_dealer"], first.names, errors, "first_dealer"
+        )
+    if "options" in raw:
+        given = raw["options"]
+        if not isinstance(given, Mapping):
+            errors.add("options", msg("Options must be an object."))
+        else:
+            try:
+                changes["options"] = parse_options(
+                    variant.option_specs, {**evening.options, **given}
+                )
+            except InvalidSettingsError as error:
+                for field, messages in error.errors.items():
+                    for message in messages:
+                        errors.add(field, message)
+    errors.raise_if_any(InvalidSettingsError)
+    for key in ("title", "place", "date", "options"):
+        if key in changes:
+            setattr(evening, key, changes[key])
+    if changes.get("first_dealer"):
+        first.dealer = player_named(changes["first_dealer"])
+    checked_view(evening)  # refuse options under which a stored hand would not fit
+    evening.version += 1
+    evening.updated_at = utcnow()
+    db.session.add(
+        EveningRevision(
+            evening=evening,
+            version=evening.version,
+            settings=evening_settings(evening),
+            source=source,
+        )
+    )
+    db.session.flush()
+    return evening
+
+
+def read_end_rule(current: EveningView, value: str | None) -> str | None:
+    """An end-of-evening rule asked for on the settlement page or API (None: the evening's)."""
+    if value is None or value == "":
+        return None
+    key = current.variant.end_rule_option
+    spec = next((s for s in current.variant.option_specs if s.key == key), None)
+    if spec is None or spec.problem(value) is not None:
+        problem = spec.problem(value) if spec is not None else None
+        raise InvalidSettingsError.single(
+            key or "end_pot", problem or msg("This game has no end-of-evening rule to choose.")
+        )
+    return value
+
+
+def set_closed(evening: Evening, closed: bool, *, source: str) -> Evening:
+    """Close an evening once its settlement is signed, or reopen it; both leave a trace."""
+    if (evening.closed_at is not None) == closed:
+        return evening
+    evening.closed_at = utcnow() if closed else None
+    evening.version += 1
+    evening.updated_at = utcnow()
+    db.session.add(
+        EveningRevision(
+            evening=evening,
+            version=evening.version,
+            settings=evening_settings(evening),
+            source=source,
+        )
+    )
+    db.session.flush()
+    return evening

@@ -1,0 +1,171 @@
+"""Writing hands: record the next one, replace one, void one; each checked by a replay."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from scorekeeper import ledger as ledger_mod
+from scorekeeper.extensions import db
+from scorekeeper.models import (
+    Evening,
+    Hand,
+    HandRevision,
+    utcnow,
+)
+from scorekeeper.operations.errors import (
+    AlreadyVoidError,
+    NotFoundError,
+    StaleVersionError,
+    ensure_open,
+)
+from scorekeeper.operations.evenings import player_named
+from scorekeeper.operations.views import EveningView, checked_view, seating_facts, view
+from scorekeeper.rules.base import (
+    ErrorCollector,
+    HandInput,
+    ImplausibleHandError,
+    InvalidHandError,
+    Table,
+    msg,
+)
+from scorekeeper.rules.rotation import seating_for
+from scorekeeper.validation import (
+    read_member,
+)
+
+#: Keys of a hand body that belong to the shell, not to the variant's facts.
+SHELL_KEYS = {"dealer", "confirm", "version"}
+
+
+def split_body(raw: object) -> tuple[dict[str, object], dict[str, object]]:
+    """Separate the shell's keys (dealer, confirm, version) from the hand's facts."""
+    if not isinstance(raw, Mapping):
+        raise InvalidHandError.single("body", msg("Send the hand as a JSON object."))
+    facts = {k: v for k, v in raw.items() if k not in SHELL_KEYS}
+    shell = {k: v for k, v in raw.items() if k in SHELL_KEYS}
+    if "confirm" in shell and not isinstance(shell["confirm"], bool):
+        raise InvalidHandError.single("confirm", msg("Confirm with true or false."))
+    return facts, shell
+
+
+def check_hand(
+    current: EveningView, facts: Mapping[str, object], table: Table, *, confirm: bool
+) -> HandInput:
+    """Parse a hand against its table and ask for confirmation of implausible facts."""
+    hand = current.variant.parse_hand(facts, table, current.evening.options)
+    warnings = current.variant.warnings(hand, table, current.evening.options)
+    if warnings and not confirm:
+        raise ImplausibleHandError(warnings)
+    return hand
+
+
+def prepare_hand(evening: Evening, raw: object) -> tuple[ledger_mod.HandRecord, EveningView]:
+    """The next hand as it would be recorded, and the evening replayed with it.
+
+    Shared by recording and the live preview, so the preview shows exactly what saving does.
+    """
+    current = view(evening)
+    facts, shell = split_body(raw)
+    table = current.next_table
+    if shell.get("dealer") is not None:
+        errors = ErrorCollector()
+        dealer = read_member(shell["dealer"], table.players, errors, "dealer")
+        errors.raise_if_any(InvalidHandError)
+        table = Table(table.players, dealer or table.dealer)
+    hand_input = check_hand(current, facts, table, confirm=bool(shell.get("confirm")))
+    number = max((h.number for h in evening.hands), default=0) + 1
+    record = ledger_mod.HandRecord(number, table, hand_input.to_json())
+    return record, checked_view(evening, record)
+
+
+def record_hand(evening: Evening, raw: object, *, source: str) -> Hand:
+    """Record the next hand; the dealer is proposed by the rotation unless given."""
+    ensure_open(evening)
+    record, _ = prepare_hand(evening, raw)
+    stored = dict(record.facts)
+    hand = Hand(
+        evening=evening,
+        number=record.number,
+        dealer=player_named(record.table.dealer),
+        input=stored,
+        version=1,
+    )
+    db.session.add(hand)
+    db.session.add(HandRevision(hand=hand, version=1, input=stored, source=source))
+    db.session.flush()
+    return hand
+
+
+def find_hand(evening: Evening, number: int) -> Hand:
+    """The evening's hand with that number."""
+    for hand in evening.hands:
+        if hand.number == number:
+            return hand
+    raise NotFoundError(number)
+
+
+def check_version(value: object, current: int) -> None:
+    """Refuse a change made to an older version than the stored one."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidHandError.single(
+            "version", msg("Send the version you read, as a whole number.")
+        )
+    if value != current:
+        raise StaleVersionError(current)
+
+
+def replace_hand(evening: Evening, number: int, raw: object, *, source: str) -> Hand:
+    """Replace a hand's facts; later hands are recomputed, dealers stay where they were."""
+    ensure_open(evening)
+    hand = find_hand(evening, number)
+    facts, shell = split_body(raw)
+    check_version(shell.get("version"), hand.version)
+    current = view(evening)
+    seatings = seating_facts(evening)
+    table = Table(seating_for(seatings, number).players, hand.dealer.name)
+    hand_input = check_hand(current, facts, table, confirm=bool(shell.get("confirm")))
+    stored = hand_input.to_json()
+    checked_view(evening, ledger_mod.HandRecord(number, table, stored))
+    hand.input = stored
+    hand.void_reason = None
+    hand.version += 1
+    hand.updated_at = utcnow()
+    db.session.add(HandRevision(hand=hand, version=hand.version, input=stored, source=source))
+    db.session.flush()
+    return hand
+
+
+def void_hand(evening: Evening, number: int, raw: object, *, source: str) -> Hand:
+    """Void a hand with a reason: it stays in the record with no effect."""
+    ensure_open(evening)
+    hand = find_hand(evening, number)
+    if hand.void_reason is not None:
+        raise AlreadyVoidError(number)
+    errors = ErrorCollector()
+    body = raw if isinstance(raw, Mapping) else {}
+    reason = body.get("reason")
+    if not isinstance(reason, str) or not reason.strip():
+        errors.add("reason", msg("Say why the hand is voided."))
+    elif len(reason) > 500:
+        errors.add("reason", msg("This can be at most {n} characters long.", n=500))
+    if "version" in body:
+        check_version(body["version"], hand.version)
+    errors.raise_if_any(InvalidHandError)
+    assert isinstance(reason, str)
+    seatings = seating_facts(evening)
+    table = Table(seating_for(seatings, number).players, hand.dealer.name)
+    checked_view(evening, ledger_mod.HandRecord(number, table, hand.input, void=True))
+    hand.void_reason = reason.strip()
+    hand.version += 1
+    hand.updated_at = utcnow()
+    db.session.add(
+        HandRevision(
+            hand=hand,
+            version=hand.version,
+            input=hand.input,
+            void_reason=hand.void_reason,
+            source=source,
+        )
+    )
+    db.session.flush()
+    return hand

@@ -1,0 +1,178 @@
+"""An evening replayed from its stored facts: what every page and answer shows.
+
+Nothing derived is stored; every view replays the hands, and every write replays the
+evening with the change before keeping it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import selectinload
+
+from scorekeeper import ledger as ledger_mod
+from scorekeeper.extensions import db
+from scorekeeper.models import (
+    Evening,
+    Hand,
+    Seat,
+    Seating,
+)
+from scorekeeper.rules import get_variant
+from scorekeeper.rules.base import (
+    InvalidHandError,
+    InvalidInputError,
+    Table,
+    msg,
+)
+from scorekeeper.rules.rotation import DealtHand, next_table, seating_for
+from scorekeeper.rules.rotation import Seating as SeatingFact
+from scorekeeper.rules.variant import Variant
+from scorekeeper.settlement import Settlement, settle
+
+
+@dataclass(frozen=True, slots=True)
+class EveningView:
+    """An evening with everything derived from its facts."""
+
+    evening: Evening
+    variant: Variant
+    seatings: tuple[SeatingFact, ...]
+    ledger: ledger_mod.Ledger
+    next_table: Table
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        """The table as it plays the next hand."""
+        return self.next_table.players
+
+    @property
+    def all_players(self) -> tuple[str, ...]:
+        """Everyone who played or sits at the table, in order of appearance."""
+        seen = list(self.ledger.players)
+        return tuple(seen + [p for p in self.players if p not in seen])
+
+    def settlement(self, rule: str | None = None) -> Settlement:
+        """The end of the evening in money, with the evening's end rule or ``rule``."""
+        return settle(self.variant, self.evening.options, self.ledger, self.next_table, rule=rule)
+
+
+@dataclass(frozen=True, slots=True)
+class EveningSummary:
+    """What lists of evenings show, without replaying any of them."""
+
+    evening: Evening
+    variant: Variant
+    players: tuple[str, ...]
+    hands: int
+    last_activity: datetime
+
+
+def summaries() -> list[EveningSummary]:
+    """Every evening for the lists, most recently active first, in three queries."""
+    counts = dict(
+        db.session.execute(
+            select(Hand.evening_id, func.count())
+            .where(Hand.void_reason.is_(None))
+            .group_by(Hand.evening_id)
+        ).all()
+    )
+    latest = dict(
+        db.session.execute(
+            select(Hand.evening_id, func.max(Hand.updated_at)).group_by(Hand.evening_id)
+        ).all()
+    )
+    evenings = db.session.scalars(
+        select(Evening).options(
+            selectinload(Evening.seatings).selectinload(Seating.seats).selectinload(Seat.player)
+        )
+    ).all()
+    out = []
+    for evening in evenings:
+        touched = latest.get(evening.id)
+        if touched is not None and touched.tzinfo is None:
+            touched = touched.replace(tzinfo=UTC)
+        out.append(
+            EveningSummary(
+                evening,
+                get_variant(evening.game, evening.variant),
+                evening.seatings[-1].names,
+                counts.get(evening.id, 0),
+                max(evening.updated_at, touched) if touched else evening.updated_at,
+            )
+        )
+    return sorted(out, key=lambda s: (s.last_activity, s.evening.id), reverse=True)
+
+
+def get_evening(evening_id: int) -> Evening | None:
+    """An evening with its seatings and hands loaded in a few queries."""
+    query = (
+        select(Evening)
+        .where(Evening.id == evening_id)
+        .options(
+            selectinload(Evening.seatings).selectinload(Seating.seats).selectinload(Seat.player),
+            selectinload(Evening.seatings).selectinload(Seating.dealer),
+            selectinload(Evening.hands).selectinload(Hand.dealer),
+        )
+    )
+    return db.session.scalars(query).one_or_none()
+
+
+def seating_facts(evening: Evening) -> tuple[SeatingFact, ...]:
+    """The evening's seatings as the rules core sees them."""
+    return tuple(
+        SeatingFact(s.from_hand, s.names, s.dealer.name if s.dealer else None)
+        for s in evening.seatings
+    )
+
+
+def records(evening: Evening, seatings: tuple[SeatingFact, ...]) -> list[ledger_mod.HandRecord]:
+    """The stored hands as facts for the replay."""
+    return [
+        ledger_mod.HandRecord(
+            hand.number,
+            Table(seating_for(seatings, hand.number).players, hand.dealer.name),
+            hand.input,
+            hand.void_reason is not None,
+        )
+        for hand in evening.hands
+    ]
+
+
+def view(evening: Evening, hand_records: list[ledger_mod.HandRecord] | None = None) -> EveningView:
+    """Replay an evening (optionally with changed hand records, to test a change)."""
+    variant = get_variant(evening.game, evening.variant)
+    seatings = seating_facts(evening)
+    hand_records = records(evening, seatings) if hand_records is None else hand_records
+    replayed = ledger_mod.replay(variant, evening.options, hand_records)
+    dealt = [DealtHand(r.number, r.table.dealer, r.void) for r in hand_records]
+    return EveningView(evening, variant, seatings, replayed, next_table(seatings, dealt))
+
+
+def checked_view(evening: Evening, changed: ledger_mod.HandRecord | None = None) -> EveningView:
+    """Replay the evening (with one hand added or replaced), refusing what no longer fits.
+
+    A stored hand that the change makes impossible is named in the message, so the table
+    knows which later hand stands in the way.
+    """
+    seatings = seating_facts(evening)
+    hand_records = records(evening, seatings)
+    if changed is not None:
+        hand_records = [r for r in hand_records if r.number != changed.number] + [changed]
+        hand_records.sort(key=lambda r: r.number)
+    try:
+        return view(evening, hand_records)
+    except InvalidInputError as error:
+        if error.hand is None or (changed is not None and error.hand == changed.number):
+            raise
+        raise InvalidHandError(
+            {
+                field: [
+                    msg("Hand {n} would no longer fit: {reason}", n=error.hand, reason=m)
+                    for m in messages
+                ]
+                for field, messages in error.errors.items()
+            }
+        ) from error
