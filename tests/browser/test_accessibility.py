@@ -131,6 +131,9 @@ class Seeded:
 
     evening: int
     saved: int
+    doppen: int
+    troggu: int
+    striche: int
 
 
 @pytest.fixture(scope="module")
@@ -151,7 +154,24 @@ def seeded(live_server: LiveServer) -> Seeded:
         ticks.tick(stored, first.source, first.target, first.amount)
         db.session.commit()
         db.session.remove()
-    return Seeded(evening, saved)
+    return Seeded(evening, saved, *other_games(live_server))
+
+
+def other_games(live_server: LiveServer) -> tuple[int, int, int]:
+    """A Doppen evening of four, a Troggu (Visp) evening of seven, an Eisten-Stalden one."""
+    game = {"game": "doppen", "players": ["Anne", "Bert", "Clara", "Dora"], "first_dealer": "Dora"}
+    doppen = int(live_server.api("POST", "/evenings", game)["id"])
+    live_server.hand(doppen, {"contract": "dreier", "soloist": "Anne", "points": 41})
+    seven = ["Anna", "Beat", "Carla", "Dani", "Ella", "Fritz", "Gabi"]
+    game = {"game": "troggu", "variant": "visp", "players": seven}
+    troggu = int(live_server.api("POST", "/evenings", game)["id"])
+    live_server.hand(
+        troggu, {"contract": "normal", "declarer": "Anna", "partner": "Dani", "points": 62}
+    )
+    game = {"game": "troggu", "variant": "eisten-stalden", "players": seven[:6]}
+    striche = int(live_server.api("POST", "/evenings", game)["id"])
+    live_server.hand(striche, {"contract": "team", "team": ["Anna", "Dani", "Fritz"], "points": 60})
+    return doppen, troggu, striche
 
 
 def pages(seeded: Seeded) -> list[tuple[str, str]]:
@@ -166,6 +186,13 @@ def pages(seeded: Seeded) -> list[tuple[str, str]]:
         ("edit", f"{base}/hands/1/edit"),
         ("seating", f"{base}/seating"),
         ("settlement", f"{base}/settlement"),
+        ("settings", f"{base}/settings"),
+        ("doppen-table", f"/evenings/{seeded.doppen}"),
+        ("doppen-settlement", f"/evenings/{seeded.doppen}/settlement"),
+        ("count", "/tools/count"),
+        ("troggu-table", f"/evenings/{seeded.troggu}"),
+        ("striche-table", f"/evenings/{seeded.striche}"),
+        ("striche-settlement", f"/evenings/{seeded.striche}/settlement"),
     ]
 
 
