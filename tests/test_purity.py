@@ -17,7 +17,11 @@ CORE = [
     PACKAGE / "ledger.py",
     PACKAGE / "settlement.py",
     PACKAGE / "chart.py",
+    PACKAGE / "draw.py",
 ]
+#: The seating draw is random by nature (tournaments.md): it may build ``Random(seed)`` from
+#: the seed its caller stores, and use nothing else of ``random`` (no global, unseeded state).
+SEEDED_RANDOM = (PACKAGE / "draw.py",)
 FORBIDDEN = (
     "flask",
     "sqlalchemy",
@@ -61,6 +65,29 @@ def imported_modules(source: str, package: str) -> list[str]:
     return found
 
 
+def uses_only_seeded_random(source: str) -> bool:
+    """Whether ``random`` appears only as ``from random import Random``, always given a seed."""
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import) and any(
+            alias.name.split(".")[0] == "random" for alias in node.names
+        ):
+            return False
+        if (
+            isinstance(node, ast.ImportFrom)
+            and node.module == "random"
+            and [(a.name, a.asname) for a in node.names] != [("Random", None)]
+        ):
+            return False
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id == "Random"
+            and len(node.args) + len(node.keywords) != 1
+        ):
+            return False
+    return True
+
+
 def package_of(path: Path) -> str:
     """The dotted package a core file belongs to."""
     return ".".join(["scorekeeper", *path.relative_to(PACKAGE).parent.parts])
@@ -76,6 +103,7 @@ def test_core_modules_are_found() -> None:
         "ledger.py",
         "settlement.py",
         "chart.py",
+        "draw.py",
     } <= names
     assert all(p.is_file() for p in CORE)
 
@@ -83,8 +111,27 @@ def test_core_modules_are_found() -> None:
 @pytest.mark.parametrize("path", CORE, ids=lambda p: p.relative_to(PACKAGE).as_posix())
 def test_core_imports_nothing_impure(path: Path) -> None:
     """No framework, database, form, PDF, clock, randomness or I/O module in the core."""
-    modules = imported_modules(path.read_text(encoding="utf-8"), package_of(path))
+    source = path.read_text(encoding="utf-8")
+    modules = imported_modules(source, package_of(path))
+    if path in SEEDED_RANDOM:
+        assert uses_only_seeded_random(source)
+        modules = [m for m in modules if m not in ("random", "random.Random")]
     assert [m for m in modules if is_forbidden(m)] == []
+
+
+@pytest.mark.parametrize(
+    ("source", "allowed"),
+    [
+        ("from random import Random\nrng = Random(seed)", True),
+        ("import random", False),
+        ("from random import Random, shuffle", False),
+        ("from random import Random as R", False),
+        ("from random import Random\nrng = Random()", False),
+    ],
+)
+def test_the_seeded_random_check(source: str, allowed: bool) -> None:
+    """The draw's exemption covers a seeded generator and nothing else."""
+    assert uses_only_seeded_random(source) is allowed
 
 
 @pytest.mark.parametrize(
