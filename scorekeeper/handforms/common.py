@@ -19,9 +19,8 @@ NUMERIC = {"inputmode": "numeric", "pattern": "[0-9]*", "autocomplete": "off"}
 
 
 class HandFormBase(FlaskForm):  # type: ignore[misc]
-    """The fields of the shell, beside the game's facts."""
+    """The fields of the shell, beside the game's facts (the dealer is added per table)."""
 
-    dealer = SelectField(_l("Dealer"), validate_choice=False)
     confirm = BooleanField(_l("The count is right: save anyway"))
     token = HiddenField()
     version = HiddenField()
@@ -35,14 +34,22 @@ def instantiate(
     *,
     misere: bool,
 ) -> FlaskForm:
-    """The form, with the table's players as dealers and, if asked, a points field each."""
+    """The form, with the table's players as dealers and, if asked, a points field each.
+
+    ``form_class`` is made afresh for each form (its fields depend on the table), so adding
+    fields to it here touches no other form.
+    """
+    # The rotation's dealer is the default; the table may pick another seated player.
+    form_class.dealer = SelectField(
+        _l("Dealer"),
+        choices=choice_list((p, p) for p in table.players),
+        default=table.dealer,
+        validate_choice=False,
+    )
     if misere:
         for i, player in enumerate(table.players):
             setattr(form_class, f"misere_{i}", StringField(player, render_kw=NUMERIC))
     form = form_class(data=data) if formdata is None else form_class(formdata=formdata)
-    form.dealer.choices = choice_list((p, p) for p in table.players)
-    if not form.dealer.data:
-        form.dealer.data = table.dealer
     form.misere_errors = []
     form.misere_fields = [form[f"misere_{i}"] for i in range(table.size)] if misere else []
     return form

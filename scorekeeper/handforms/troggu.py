@@ -22,6 +22,7 @@ from scorekeeper.forms import choice_list
 from scorekeeper.handforms.common import (
     NUMERIC,
     HandFormBase,
+    instantiate,
     misere_points,
     place_errors,
     shell_facts,
@@ -117,11 +118,7 @@ class TrogguHandForm:
                 Form.fool_and_i_in_tapp = BooleanField(
                     _l("The Fool and trump I both lie in the Tapp")
                 )
-            for i, player in enumerate(table.players):
-                setattr(Form, f"misere_{i}", StringField(player, render_kw=NUMERIC))
-        form = Form(data=data) if formdata is None else Form(formdata=formdata)
-        form.misere_errors = []
-        form.misere_fields = [] if self.teams else [form[f"misere_{i}"] for i in range(table.size)]
+        form = instantiate(Form, table, formdata, data, misere=not self.teams)
         form.holder_fields = [f for f in form if f.name.startswith("holder_")]
         return form
 

@@ -84,6 +84,7 @@ def test_four_players_the_dealer_sits_out(client: FlaskClient) -> None:
     evening = doppen(client, [*THREE, "Dora"], first_dealer="Dora")
     page = client.get(f"/evenings/{evening}", headers=EN).text
     assert "Dora deals and sits out" in page
+    assert '<option selected value="Dora">Dora</option>' in page
     assert 'name="soloist" type="radio" value="Dora"' not in page
     data = {"contract": "dreier", "soloist": "Anne", "points": "41", **NO_KONTRA, "token": "4"}
     assert client.post(f"/evenings/{evening}/hands", data=data).status_code == 303

@@ -119,6 +119,9 @@ def test_table_screen_shows_turn_pot_and_entry(client: FlaskClient, evening: int
     assert 'name="contract"' in page
     assert 'name="token"' in page
     assert "Save hand" in page
+    # The rotation's dealer is preselected, so saving untouched records the right dealer.
+    assert '<option selected value="Dora">Dora</option>' in page
+    assert "Dealer: <strong>Dora</strong>" in page
 
 
 def test_record_a_hand_then_see_it_with_undo(client: FlaskClient, evening: int) -> None:
