@@ -19,7 +19,8 @@ from scorekeeper.operations.errors import (
     ensure_open,
 )
 from scorekeeper.operations.evenings import player_named
-from scorekeeper.operations.views import EveningView, checked_view, seating_facts, view
+from scorekeeper.operations.views import EveningView, checked_view, seating_facts, upcoming_table
+from scorekeeper.rules import get_variant
 from scorekeeper.rules.base import (
     ErrorCollector,
     HandInput,
@@ -49,11 +50,12 @@ def split_body(raw: object) -> tuple[dict[str, object], dict[str, object]]:
 
 
 def check_hand(
-    current: EveningView, facts: Mapping[str, object], table: Table, *, confirm: bool
+    evening: Evening, facts: Mapping[str, object], table: Table, *, confirm: bool
 ) -> HandInput:
     """Parse a hand against its table and ask for confirmation of implausible facts."""
-    hand = current.variant.parse_hand(facts, table, current.evening.options)
-    warnings = current.variant.warnings(hand, table, current.evening.options)
+    variant = get_variant(evening.game, evening.variant)
+    hand = variant.parse_hand(facts, table, evening.options)
+    warnings = variant.warnings(hand, table, evening.options)
     if warnings and not confirm:
         raise ImplausibleHandError(warnings)
     return hand
@@ -64,15 +66,14 @@ def prepare_hand(evening: Evening, raw: object) -> tuple[ledger_mod.HandRecord, 
 
     Shared by recording and the live preview, so the preview shows exactly what saving does.
     """
-    current = view(evening)
     facts, shell = split_body(raw)
-    table = current.next_table
+    table = upcoming_table(evening)
     if shell.get("dealer") is not None:
         errors = ErrorCollector()
         dealer = read_member(shell["dealer"], table.players, errors, "dealer")
         errors.raise_if_any(InvalidHandError)
         table = Table(table.players, dealer or table.dealer)
-    hand_input = check_hand(current, facts, table, confirm=bool(shell.get("confirm")))
+    hand_input = check_hand(evening, facts, table, confirm=bool(shell.get("confirm")))
     number = max((h.number for h in evening.hands), default=0) + 1
     record = ledger_mod.HandRecord(number, table, hand_input.to_json())
     return record, checked_view(evening, record)
@@ -120,10 +121,9 @@ def replace_hand(evening: Evening, number: int, raw: object, *, source: str) -> 
     hand = find_hand(evening, number)
     facts, shell = split_body(raw)
     check_version(shell.get("version"), hand.version)
-    current = view(evening)
     seatings = seating_facts(evening)
     table = Table(seating_for(seatings, number).players, hand.dealer.name)
-    hand_input = check_hand(current, facts, table, confirm=bool(shell.get("confirm")))
+    hand_input = check_hand(evening, facts, table, confirm=bool(shell.get("confirm")))
     stored = hand_input.to_json()
     checked_view(evening, ledger_mod.HandRecord(number, table, stored))
     hand.input = stored

@@ -141,6 +141,13 @@ def records(evening: Evening, seatings: tuple[SeatingFact, ...]) -> list[ledger_
     ]
 
 
+def upcoming_table(evening: Evening) -> Table:
+    """The table of the next hand with its proposed dealer, without replaying the hands."""
+    seatings = seating_facts(evening)
+    dealt = [DealtHand(h.number, h.dealer.name, h.void_reason is not None) for h in evening.hands]
+    return next_table(seatings, dealt)
+
+
 def view(evening: Evening, hand_records: list[ledger_mod.HandRecord] | None = None) -> EveningView:
     """Replay an evening (optionally with changed hand records, to test a change)."""
     variant = get_variant(evening.game, evening.variant)
