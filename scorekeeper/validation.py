@@ -67,16 +67,9 @@ def read_players(
                 ),
             )
         seen.add(name_key(name))
-    if not variant.allows_players(len(names)):
-        errors.add(
-            field,
-            msg(
-                "This game is played by {low} to {high} players, not {n}.",
-                low=variant.min_players,
-                high=variant.max_players,
-                n=len(names),
-            ),
-        )
+    problem = variant.player_count_problem(len(names))
+    if problem is not None:
+        errors.add(field, problem)
     return names
 
 

@@ -11,13 +11,13 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, jsonify, request, url_for
 from flask_babel import gettext
-from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
 from scorekeeper import archive, operations, serialize
 from scorekeeper.blueprints import exports
 from scorekeeper.extensions import db
-from scorekeeper.models import Evening, IdempotentResponse
+from scorekeeper.idempotency import keep_answer, stored_answer
+from scorekeeper.models import Evening
 from scorekeeper.openapi import spec
 from scorekeeper.operations import EveningView, StaleVersionError
 
@@ -58,22 +58,12 @@ def idempotent(scope: str, handler: Handler) -> Response:
     key = request.headers.get("Idempotency-Key")
     if key is not None and len(key) > MAX_KEY_LENGTH:
         abort(400, description=gettext("The Idempotency-Key is too long."))
-    if key:
-        stored = db.session.scalars(
-            select(IdempotentResponse).where(
-                IdempotentResponse.scope == scope, IdempotentResponse.key == key
-            )
-        ).first()
-        if stored is not None:
-            return reply(stored.body, stored.status, stored.location)
+    if key and (stored := stored_answer(scope, key)) is not None:
+        return reply(stored.body, stored.status, stored.location)
     for attempt in range(ATTEMPTS):
         data, status, location = handler()
         if key:
-            db.session.add(
-                IdempotentResponse(
-                    scope=scope, key=key, status=status, body=data, location=location
-                )
-            )
+            keep_answer(scope, key, status=status, body=data, location=location)
         try:
             db.session.commit()
         except IntegrityError:
@@ -82,14 +72,8 @@ def idempotent(scope: str, handler: Handler) -> Response:
             db.session.rollback()
             if attempt == ATTEMPTS - 1:
                 raise
-            if key:
-                stored = db.session.scalars(
-                    select(IdempotentResponse).where(
-                        IdempotentResponse.scope == scope, IdempotentResponse.key == key
-                    )
-                ).first()
-                if stored is not None:
-                    return reply(stored.body, stored.status, stored.location)
+            if key and (stored := stored_answer(scope, key)) is not None:
+                return reply(stored.body, stored.status, stored.location)
             continue
         break
     return reply(data, status, location)

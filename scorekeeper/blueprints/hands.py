@@ -10,13 +10,13 @@ import secrets
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext
-from sqlalchemy import select
 from werkzeug.wrappers import Response
 
 from scorekeeper import operations
 from scorekeeper.extensions import db
 from scorekeeper.handforms import hand_form
-from scorekeeper.models import Evening, IdempotentResponse
+from scorekeeper.idempotency import keep_answer, stored_answer
+from scorekeeper.models import Evening
 from scorekeeper.rules import get_variant
 from scorekeeper.rules.base import ImplausibleHandError, InvalidInputError, Table
 from scorekeeper.rules.rotation import seating_for
@@ -67,16 +67,6 @@ def render_table(
     return page, status
 
 
-def used_token(evening: Evening, token: str) -> IdempotentResponse | None:
-    """The answer already given to this form's token, if it was submitted before."""
-    return db.session.scalars(
-        select(IdempotentResponse).where(
-            IdempotentResponse.scope == f"evening:{evening.id}",
-            IdempotentResponse.key == f"page:{token}",
-        )
-    ).first()
-
-
 @bp.post("")
 def create(evening_id: int) -> Response | tuple[str, int]:
     """Record the next hand from the table screen."""
@@ -87,7 +77,7 @@ def create(evening_id: int) -> Response | tuple[str, int]:
     if request.form.get("action") == "suggest" and entry.suggest(form, current.next_table):
         return render_table(current, form)
     token = form.token.data or ""
-    previous = used_token(evening, token) if token else None
+    previous = stored_answer(f"evening:{evening_id}", f"page:{token}") if token else None
     if previous is not None:
         return redirect(previous.location or url_for("evenings.show", evening_id=evening_id))
     try:
@@ -104,14 +94,12 @@ def create(evening_id: int) -> Response | tuple[str, int]:
         return render_table(operations.view(load(evening_id)), form, status=422)
     location = url_for("evenings.show", evening_id=evening_id, saved=hand.number)
     if token:
-        db.session.add(
-            IdempotentResponse(
-                scope=f"evening:{evening_id}",
-                key=f"page:{token}",
-                status=303,
-                body={"hand": hand.number},
-                location=location,
-            )
+        keep_answer(
+            f"evening:{evening_id}",
+            f"page:{token}",
+            status=303,
+            body={"hand": hand.number},
+            location=location,
         )
     db.session.commit()
     return redirect(location, 303)

@@ -59,6 +59,21 @@ def evening_settings(evening: Evening) -> dict[str, Any]:
     }
 
 
+def add_revision(evening: Evening, *, source: str) -> None:
+    """Bump the evening's version and keep its settings as they now are."""
+    evening.version += 1
+    evening.updated_at = utcnow()
+    db.session.add(
+        EveningRevision(
+            evening=evening,
+            version=evening.version,
+            settings=evening_settings(evening),
+            source=source,
+        )
+    )
+    db.session.flush()
+
+
 def create_evening(raw: object, *, source: str) -> Evening:
     """Store a new evening with its first seating."""
     settings = parse_evening(raw)
@@ -158,17 +173,7 @@ def correct_evening(evening: Evening, raw: object, *, source: str) -> Evening:
     if changes.get("first_dealer"):
         first.dealer = player_named(changes["first_dealer"])
     checked_view(evening)  # refuse options under which a stored hand would not fit
-    evening.version += 1
-    evening.updated_at = utcnow()
-    db.session.add(
-        EveningRevision(
-            evening=evening,
-            version=evening.version,
-            settings=evening_settings(evening),
-            source=source,
-        )
-    )
-    db.session.flush()
+    add_revision(evening, source=source)
     return evening
 
 
@@ -191,15 +196,5 @@ def set_closed(evening: Evening, closed: bool, *, source: str) -> Evening:
     if (evening.closed_at is not None) == closed:
         return evening
     evening.closed_at = utcnow() if closed else None
-    evening.version += 1
-    evening.updated_at = utcnow()
-    db.session.add(
-        EveningRevision(
-            evening=evening,
-            version=evening.version,
-            settings=evening_settings(evening),
-            source=source,
-        )
-    )
-    db.session.flush()
+    add_revision(evening, source=source)
     return evening

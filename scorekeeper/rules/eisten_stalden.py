@@ -238,17 +238,9 @@ class EistenStalden(Variant):
         TeamHand(team=('Anna', 'Beat'), points=61)
         """
         errors = ErrorCollector()
-        if not self.allows_players(table.size):
-            errors.add(
-                "players",
-                msg(
-                    "This game is played by {low} to {high} players, not {n}.",
-                    low=self.min_players,
-                    high=self.max_players,
-                    n=table.size,
-                ),
-            )
-            errors.raise_if_any(InvalidHandError)
+        problem = self.player_count_problem(table.size)
+        if problem is not None:
+            raise InvalidHandError.single("players", problem)
         reject_unknown(raw, {"contract", "team", "points"}, errors)
         read_choice(raw, "contract", Contract, errors, default=Contract.TEAM)
         team = read_team(raw.get("team"), table, errors)

@@ -142,3 +142,19 @@ def read_points_per_player(
             "points", msg("Enter the points of every player: {names}.", names=", ".join(missing))
         )
     return points
+
+
+def check_sum(points: Mapping[str, int], errors: ErrorCollector, *, low: int, high: int) -> None:
+    """Refuse a Misère whose points cannot add up like this at this table."""
+    total = sum(points.values())
+    if not low <= total <= high:
+        errors.add(
+            "points",
+            msg(
+                "The points add up to {sum}; at this table they must add up to "
+                "between {low} and {high}.",
+                sum=total,
+                low=low,
+                high=high,
+            ),
+        )

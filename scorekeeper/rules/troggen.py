@@ -28,6 +28,7 @@ from scorekeeper.rules.base import (
 )
 from scorekeeper.rules.options import OptionSpec, money_options
 from scorekeeper.rules.parsing import (
+    check_sum,
     find_player,
     read_choice,
     read_int,
@@ -316,18 +317,8 @@ class Troggen(Variant):
         if raw.get("talon_points") is not None:
             talon = read_int(raw, "talon_points", errors, low=0, high=most_in_talon)
         if not errors:
-            low, high = total - most_in_talon - 1, total + 1
-            if not low <= sum(points.values()) <= high:
-                errors.add(
-                    "points",
-                    msg(
-                        "The points add up to {sum}; at this table they must add up to "
-                        "between {low} and {high}.",
-                        sum=sum(points.values()),
-                        low=low,
-                        high=high,
-                    ),
-                )
+            # One point either way for the Excuse (troggen §2).
+            check_sum(points, errors, low=total - most_in_talon - 1, high=total + 1)
         errors.raise_if_any(InvalidHandError)
         return MisereHand(tuple((p, points[p]) for p in table.players), talon)
 

@@ -52,6 +52,7 @@ from scorekeeper.rules.base import (
 )
 from scorekeeper.rules.options import money_options
 from scorekeeper.rules.parsing import (
+    check_sum,
     find_player,
     read_choice,
     read_int,
@@ -113,17 +114,9 @@ class Troggu(Variant):
         {'contract': 'normal', 'declarer': 'Anna', 'points': 62, 'all_tricks': None}
         """
         errors = ErrorCollector()
-        if not self.allows_players(table.size):
-            errors.add(
-                "players",
-                msg(
-                    "This game is played by {low} to {high} players, not {n}.",
-                    low=self.min_players,
-                    high=self.max_players,
-                    n=table.size,
-                ),
-            )
-            errors.raise_if_any(InvalidHandError)
+        problem = self.player_count_problem(table.size)
+        if problem is not None:
+            raise InvalidHandError.single("players", problem)
         contract = read_choice(raw, "contract", Contract, errors)
         if contract is None:
             errors.raise_if_any(InvalidHandError)
@@ -263,18 +256,7 @@ class Troggu(Variant):
         if raw.get("tapp_points") is not None:
             tapp = read_int(raw, "tapp_points", errors, low=tapp_low, high=tapp_high)
         if not errors:
-            low, high = TOTAL_POINTS - tapp_high, TOTAL_POINTS - tapp_low
-            if not low <= sum(points.values()) <= high:
-                errors.add(
-                    "points",
-                    msg(
-                        "The points add up to {sum}; at this table they must add up to "
-                        "between {low} and {high}.",
-                        sum=sum(points.values()),
-                        low=low,
-                        high=high,
-                    ),
-                )
+            check_sum(points, errors, low=TOTAL_POINTS - tapp_high, high=TOTAL_POINTS - tapp_low)
         errors.raise_if_any(InvalidHandError)
         return MisereHand(tuple((p, points[p]) for p in table.players), tapp, big)
 

@@ -73,3 +73,14 @@ class Variant(ABC):
     def allows_players(self, count: int) -> bool:
         """Whether ``count`` players can play this variant."""
         return self.min_players <= count <= self.max_players
+
+    def player_count_problem(self, count: int) -> Message | None:
+        """What to say when ``count`` players cannot play this variant, else None."""
+        if self.allows_players(count):
+            return None
+        return msg(
+            "This game is played by {low} to {high} players, not {n}.",
+            low=self.min_players,
+            high=self.max_players,
+            n=count,
+        )
