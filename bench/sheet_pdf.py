@@ -24,9 +24,9 @@ from pypdf import PdfReader
 
 from scorekeeper import create_app, operations
 from scorekeeper.blueprints.exports import sheet_pdf_bytes
-from scorekeeper.blueprints.settlement import chart
 from scorekeeper.extensions import db
 from scorekeeper.handforms import hand_form
+from scorekeeper.presentation import chart
 from scorekeeper.rules import get_variant
 
 HANDS = 200

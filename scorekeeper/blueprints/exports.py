@@ -20,11 +20,11 @@ from flask_babel import force_locale, gettext
 from werkzeug.wrappers import Response as BaseResponse
 
 from scorekeeper import archive, exports, operations
-from scorekeeper.blueprints.settlement import chart, exact_money, tally_view
 from scorekeeper.extensions import db
 from scorekeeper.handforms import hand_form
 from scorekeeper.models import Evening
 from scorekeeper.pdf import render_pdf
+from scorekeeper.presentation import chart, exact_money, tally_view
 from scorekeeper.rules import get_variant
 from scorekeeper.rules.base import InvalidInputError
 from scorekeeper.serialize import text

@@ -4,23 +4,19 @@ from __future__ import annotations
 
 from datetime import datetime
 from decimal import Decimal
-from fractions import Fraction
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
-from flask_babel import format_time, get_locale, gettext
+from flask_babel import format_time
 from sqlalchemy.exc import IntegrityError
 from werkzeug.wrappers import Response
 
 from scorekeeper import operations, ticks
-from scorekeeper.chart import balance_chart
 from scorekeeper.extensions import db
-from scorekeeper.filters import signed
 from scorekeeper.models import Evening
-from scorekeeper.money import exact_to_str
+from scorekeeper.presentation import chart, exact_money, tally_view
 from scorekeeper.rules.base import InvalidInputError
-from scorekeeper.rules.eisten_stalden import leaders
 from scorekeeper.serialize import text
-from scorekeeper.settlement import Payment, Settlement
+from scorekeeper.settlement import Payment
 
 bp = Blueprint("settlement", __name__)
 
@@ -106,30 +102,6 @@ def render_page(evening: Evening, asked: str | None, problems: list[str] | None 
     )
 
 
-def chart(current: operations.EveningView, result: Settlement) -> str:
-    """The balances chart with its texts in the page's language, ending with the end rule."""
-    players = current.ledger.players
-    points = [hand.balances for hand in current.ledger.hands]
-    ends = result.final if result.closing else current.ledger.balances
-    finals = ", ".join(f"{p} {signed(ends.get(p, 0))}" for p in players)
-    empty = gettext("No hand recorded yet.")
-    described = gettext(
-        "Each player's balance after every hand, %(n)s hands. At the end: %(finals)s.",
-        n=len(points),
-        finals=finals,
-    )
-    return balance_chart(
-        players,
-        points,
-        title=gettext("Balances over the evening"),
-        description=described if points else empty,
-        empty=empty,
-        axis=gettext("Hand"),
-        final=result.final if result.closing else None,
-        final_label=gettext("End"),
-    )
-
-
 def by_payer(payments: tuple[Payment, ...], order: list[str]) -> list[Payment]:
     """Pairwise payments grouped by payer, both sides in the page's order of players."""
     rank = {p: i for i, p in enumerate(order)}
@@ -141,23 +113,3 @@ def by_payer(payments: tuple[Payment, ...], order: list[str]) -> list[Payment]:
 def clock(moment: datetime) -> str:
     """A time of day as the table reads it (the app's configured time zone)."""
     return str(format_time(moment, "HH:mm"))
-
-
-def exact_money(cents: Fraction, currency: str) -> str:
-    """A signed amount of money to a hundredth of a cent, without trailing zeros.
-
-    Rounding moves fractions of a cent, so the two decimals of ``|money`` would hide it.
-    """
-    whole, part = exact_to_str(abs(cents)).split(".")
-    amount = f"{whole}.{part.rstrip('0').ljust(2, '0')}"
-    sign = "+" if cents > 0 else "\u2212" if cents < 0 else ""
-    if str(get_locale()) == "de":
-        return f"{sign}{amount.replace('.', ',')} {currency}".strip()
-    return f"{currency} {sign}{amount}".strip()
-
-
-def tally_view(current: operations.EveningView) -> dict[str, object]:
-    """The Striche per player, most first, and the Tagessieger (games without money)."""
-    tally = {p: current.ledger.tally.get(p, 0) for p in current.all_players}
-    ranking = sorted(current.all_players, key=lambda p: -tally[p])
-    return {"tally": tally, "ranking": ranking, "leaders": leaders(tally)}

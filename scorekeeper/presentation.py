@@ -1,0 +1,59 @@
+"""What the settlement page and the printouts show beside the numbers: the balance chart
+in the reader's language, exact rounding amounts, the Striche ranking."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from flask_babel import get_locale, gettext
+
+from scorekeeper import operations
+from scorekeeper.chart import balance_chart
+from scorekeeper.filters import signed
+from scorekeeper.money import exact_to_str
+from scorekeeper.rules.eisten_stalden import leaders
+from scorekeeper.settlement import Settlement
+
+
+def chart(current: operations.EveningView, result: Settlement) -> str:
+    """The balances chart with its texts in the page's language, ending with the end rule."""
+    players = current.ledger.players
+    points = [hand.balances for hand in current.ledger.hands]
+    ends = result.final if result.closing else current.ledger.balances
+    finals = ", ".join(f"{p} {signed(ends.get(p, 0))}" for p in players)
+    empty = gettext("No hand recorded yet.")
+    described = gettext(
+        "Each player's balance after every hand, %(n)s hands. At the end: %(finals)s.",
+        n=len(points),
+        finals=finals,
+    )
+    return balance_chart(
+        players,
+        points,
+        title=gettext("Balances over the evening"),
+        description=described if points else empty,
+        empty=empty,
+        axis=gettext("Hand"),
+        final=result.final if result.closing else None,
+        final_label=gettext("End"),
+    )
+
+
+def exact_money(cents: Fraction, currency: str) -> str:
+    """A signed amount of money to a hundredth of a cent, without trailing zeros.
+
+    Rounding moves fractions of a cent, so the two decimals of ``|money`` would hide it.
+    """
+    whole, part = exact_to_str(abs(cents)).split(".")
+    amount = f"{whole}.{part.rstrip('0').ljust(2, '0')}"
+    sign = "+" if cents > 0 else "\u2212" if cents < 0 else ""
+    if str(get_locale()) == "de":
+        return f"{sign}{amount.replace('.', ',')} {currency}".strip()
+    return f"{currency} {sign}{amount}".strip()
+
+
+def tally_view(current: operations.EveningView) -> dict[str, object]:
+    """The Striche per player, most first, and the Tagessieger (games without money)."""
+    tally = {p: current.ledger.tally.get(p, 0) for p in current.all_players}
+    ranking = sorted(current.all_players, key=lambda p: -tally[p])
+    return {"tally": tally, "ranking": ranking, "leaders": leaders(tally)}
