@@ -80,7 +80,10 @@ def select_locale() -> str | None:
 
 
 def register_extensions(app: Flask) -> None:
-    """Bind the extensions to this app."""
+    """Bind the extensions to this app (the models first, so the metadata has every table)."""
+    import scorekeeper.models
+    import scorekeeper.tournament.models  # noqa: F401
+
     db.init_app(app)
     migrate.init_app(app, db, directory=str(MIGRATIONS), render_as_batch=True)
     babel.init_app(app, locale_selector=select_locale)

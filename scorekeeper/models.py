@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import UTC, date, datetime
 from typing import Any
 
-from sqlalchemy import JSON, CheckConstraint, ForeignKey, String, Text, UniqueConstraint
+from sqlalchemy import JSON, CheckConstraint, ForeignKey, Index, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 from sqlalchemy.types import DateTime, TypeDecorator
 
@@ -69,6 +69,9 @@ class Evening(db.Model):  # type: ignore[name-defined,misc]
     language: Mapped[str] = mapped_column(String(5), nullable=False, default="de")
     #: Set once the settlement is signed: the evening is then read-only until reopened.
     closed_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    #: An evening of a fixed length (a tournament table) closes itself after this many
+    #: hands; None for an evening that ends when the table says so.
+    hands_due: Mapped[int | None] = mapped_column(nullable=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, nullable=False, default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, nullable=False, default=utcnow)
 
@@ -176,6 +179,8 @@ class HandRevision(db.Model):  # type: ignore[name-defined,misc]
     void_reason: Mapped[str | None] = mapped_column(Text, nullable=True)
     at: Mapped[datetime] = mapped_column(UTCDateTime, nullable=False, default=utcnow)
     source: Mapped[str] = mapped_column(String(40), nullable=False, default="")
+    #: Why a closed tournament table was corrected, as the organiser gave it.
+    reason: Mapped[str | None] = mapped_column(Text, nullable=True)
 
     hand: Mapped[Hand] = relationship(back_populates="revisions")
 
@@ -219,3 +224,19 @@ class SettlementTick(db.Model):  # type: ignore[name-defined,misc]
     ticked_at: Mapped[datetime] = mapped_column(UTCDateTime, nullable=False, default=utcnow)
 
     evening: Mapped[Evening] = relationship()
+
+
+class LoginAttempt(db.Model):  # type: ignore[name-defined,misc]
+    """A failed password, PIN or table code, counted to slow down guessing.
+
+    Kept in the database so every worker process counts the same attempts.
+    """
+
+    __tablename__ = "login_attempt"
+    __table_args__ = (Index("ix_login_attempt_scope_at", "scope", "at"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    #: What was tried ("tournament:3", "pin", "table-code") and from where.
+    scope: Mapped[str] = mapped_column(String(60), nullable=False)
+    remote: Mapped[str] = mapped_column(String(60), nullable=False)
+    at: Mapped[datetime] = mapped_column(UTCDateTime, nullable=False, default=utcnow)

@@ -18,6 +18,7 @@ CORE = [
     PACKAGE / "settlement.py",
     PACKAGE / "chart.py",
     PACKAGE / "draw.py",
+    PACKAGE / "standings.py",
 ]
 #: The seating draw is random by nature (tournaments.md): it may build ``Random(seed)`` from
 #: the seed its caller stores, and use nothing else of ``random`` (no global, unseeded state).
@@ -104,6 +105,7 @@ def test_core_modules_are_found() -> None:
         "settlement.py",
         "chart.py",
         "draw.py",
+        "standings.py",
     } <= names
     assert all(p.is_file() for p in CORE)
 

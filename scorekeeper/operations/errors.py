@@ -30,7 +30,10 @@ class EveningClosedError(ScorekeeperError):
         self.evening_id = evening_id
 
 
-def ensure_open(evening: Evening) -> None:
-    """Refuse any change to a closed evening."""
-    if evening.closed_at is not None:
+def ensure_open(evening: Evening, *, correction: str | None = None) -> None:
+    """Refuse any change to a closed evening, unless it is a correction with its reason.
+
+    Only the shell decides who may correct a closed evening (a tournament's organiser).
+    """
+    if evening.closed_at is not None and not correction:
         raise EveningClosedError(evening.id)

@@ -18,7 +18,7 @@ from scorekeeper.operations.errors import (
     StaleVersionError,
     ensure_open,
 )
-from scorekeeper.operations.evenings import player_named
+from scorekeeper.operations.evenings import player_named, set_closed
 from scorekeeper.operations.views import EveningView, checked_view, seating_facts, upcoming_table
 from scorekeeper.rules import get_variant
 from scorekeeper.rules.base import (
@@ -94,7 +94,25 @@ def record_hand(evening: Evening, raw: object, *, source: str) -> Hand:
     db.session.add(hand)
     db.session.add(HandRevision(hand=hand, version=1, input=stored, source=source))
     db.session.flush()
+    close_when_due(evening, source=source)
     return hand
+
+
+def close_when_due(evening: Evening, *, source: str) -> None:
+    """Close an evening of a fixed length (a tournament table) once its last hand is in."""
+    if evening.hands_due is None:
+        return
+    played = sum(1 for h in evening.hands if h.void_reason is None)
+    if played >= evening.hands_due:
+        set_closed(evening, True, source=source)
+
+
+def hands_left(evening: Evening) -> int | None:
+    """How many hands an evening of a fixed length still has to play (None: open-ended)."""
+    if evening.hands_due is None:
+        return None
+    played = sum(1 for h in evening.hands if h.void_reason is None)
+    return max(evening.hands_due - played, 0)
 
 
 def find_hand(evening: Evening, number: int) -> Hand:
@@ -115,9 +133,14 @@ def check_version(value: object, current: int) -> None:
         raise StaleVersionError(current)
 
 
-def replace_hand(evening: Evening, number: int, raw: object, *, source: str) -> Hand:
-    """Replace a hand's facts; later hands are recomputed, dealers stay where they were."""
-    ensure_open(evening)
+def replace_hand(
+    evening: Evening, number: int, raw: object, *, source: str, correction: str | None = None
+) -> Hand:
+    """Replace a hand's facts; later hands are recomputed, dealers stay where they were.
+
+    ``correction`` is the reason for changing a closed evening, kept with the revision.
+    """
+    ensure_open(evening, correction=correction)
     hand = find_hand(evening, number)
     facts, shell = split_body(raw)
     check_version(shell.get("version"), hand.version)
@@ -130,14 +153,23 @@ def replace_hand(evening: Evening, number: int, raw: object, *, source: str) -> 
     hand.void_reason = None
     hand.version += 1
     hand.updated_at = utcnow()
-    db.session.add(HandRevision(hand=hand, version=hand.version, input=stored, source=source))
+    db.session.add(
+        HandRevision(
+            hand=hand, version=hand.version, input=stored, source=source, reason=correction
+        )
+    )
     db.session.flush()
     return hand
 
 
-def void_hand(evening: Evening, number: int, raw: object, *, source: str) -> Hand:
-    """Void a hand with a reason: it stays in the record with no effect."""
-    ensure_open(evening)
+def void_hand(
+    evening: Evening, number: int, raw: object, *, source: str, correction: str | None = None
+) -> Hand:
+    """Void a hand with a reason: it stays in the record with no effect.
+
+    ``correction`` is the reason for changing a closed evening, kept with the revision.
+    """
+    ensure_open(evening, correction=correction)
     hand = find_hand(evening, number)
     if hand.void_reason is not None:
         raise AlreadyVoidError(number)
@@ -165,6 +197,7 @@ def void_hand(evening: Evening, number: int, raw: object, *, source: str) -> Han
             input=hand.input,
             void_reason=hand.void_reason,
             source=source,
+            reason=correction,
         )
     )
     db.session.flush()
