@@ -39,6 +39,9 @@ def create_app(
         JSON_SORT_KEYS=False,
         BABEL_TRANSLATION_DIRECTORIES=str(Path(__file__).parent / "translations"),
         BABEL_DEFAULT_TIMEZONE="Europe/Zurich",
+        ACCESS_PIN=None,
+        LOGIN_ATTEMPTS=5,
+        LOGIN_WINDOW_SECONDS=900,
     )
     app.config.from_pyfile("config.py", silent=True)
     app.config.from_prefixed_env("SCOREKEEPER")
@@ -97,10 +100,29 @@ def register_extensions(app: Flask) -> None:
 
 def register_blueprints(app: Flask) -> None:
     """The JSON API and the pages."""
-    from scorekeeper.blueprints import api, errors, evenings, exports, hands, settlement, tools
+    from scorekeeper.blueprints import (
+        access_pages,
+        api,
+        errors,
+        evenings,
+        exports,
+        guard,
+        hands,
+        settlement,
+        tables,
+        tools,
+        tournament_api,
+        tournaments,
+    )
 
+    guard.register(app)
     app.register_blueprint(api.bp)
     csrf.exempt(api.bp)
+    app.register_blueprint(tournament_api.bp)
+    csrf.exempt(tournament_api.bp)
+    app.register_blueprint(access_pages.bp)
+    app.register_blueprint(tables.bp)
+    app.register_blueprint(tournaments.bp)
     app.register_blueprint(evenings.bp)
     app.register_blueprint(hands.bp)
     app.register_blueprint(settlement.bp)

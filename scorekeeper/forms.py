@@ -64,7 +64,7 @@ def seated_names(form: FlaskForm, count: int) -> tuple[list[str], str | None]:
     return names, dealer
 
 
-def _add_settings(cls: type[FlaskForm], variant: Variant, render: Any, today: date | None) -> None:
+def add_settings(cls: type[FlaskForm], variant: Variant, render: Any, today: date | None) -> None:
     """Title, place, date and every house rule with its one-line explanation."""
     cls.title = StringField(_l("Title"), render_kw={"maxlength": 200})
     cls.place = StringField(_l("Place"), render_kw={"maxlength": 200})
@@ -92,7 +92,7 @@ def new_evening_form(
     class Form(FlaskForm):  # type: ignore[misc]
         pass
 
-    _add_settings(Form, variant, render, today)
+    add_settings(Form, variant, render, today)
     _add_seats(Form, min(SEATS, variant.max_players), _l("Deals first"))
     form = Form(formdata=formdata) if formdata is not None else Form()
     form.seat_count = min(SEATS, variant.max_players)
@@ -113,7 +113,7 @@ def settings_form(
     class Form(FlaskForm):  # type: ignore[misc]
         version = HiddenField()
 
-    _add_settings(Form, variant, render, None)
+    add_settings(Form, variant, render, None)
     if formdata is not None:
         form = Form(formdata=formdata)
     else:

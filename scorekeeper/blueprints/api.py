@@ -13,7 +13,7 @@ from flask import Blueprint, Response, abort, jsonify, request, url_for
 from flask_babel import gettext
 from sqlalchemy.exc import IntegrityError
 
-from scorekeeper import archive, operations, serialize
+from scorekeeper import access, archive, operations, serialize
 from scorekeeper.blueprints import exports
 from scorekeeper.extensions import db
 from scorekeeper.idempotency import keep_answer, stored_answer
@@ -92,6 +92,15 @@ def reply(data: dict[str, Any], status: int, location: str | None = None) -> Res
 def openapi() -> Response:
     """The API described as OpenAPI 3.1."""
     return jsonify(spec())
+
+
+@bp.post("/unlock")
+def unlock() -> Response:
+    """Give the installation PIN once: a session cookie and a bearer token."""
+    raw = body()
+    token = access.unlock_with_pin(raw.get("pin") if isinstance(raw, dict) else None)
+    db.session.commit()
+    return reply({"token": token}, 200)
 
 
 @bp.get("/evenings")

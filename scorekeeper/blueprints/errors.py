@@ -6,16 +6,26 @@ bare 500 traceback.
 
 from __future__ import annotations
 
+from urllib.parse import quote
+
 from flask import Flask, Response, flash, jsonify, redirect, render_template, request, url_for
 from flask_babel import gettext
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
 from scorekeeper import serialize
+from scorekeeper.access import AccessDeniedError, TooManyAttemptsError
 from scorekeeper.blueprints.api import BadJSONError
 from scorekeeper.extensions import db
-from scorekeeper.operations import AlreadyVoidError, EveningClosedError, NotFoundError
+from scorekeeper.operations import (
+    AlreadyVoidError,
+    EveningClosedError,
+    NotFoundError,
+    StaleVersionError,
+)
 from scorekeeper.rules.base import ImplausibleHandError, InvalidInputError
+from scorekeeper.tournament.rounds import RoundStateError
+from scorekeeper.tournament.setup import FrozenError
 
 
 def wants_json() -> bool:
@@ -66,6 +76,56 @@ def register(app: Flask) -> None:
     def already_void(error: AlreadyVoidError) -> Response:
         db.session.rollback()
         return json_error(409, "number", gettext("Hand %(n)s is voided already.", n=error.args[0]))
+
+    @app.errorhandler(AccessDeniedError)
+    def denied(error: AccessDeniedError) -> Response | tuple[str, int]:
+        db.session.rollback()
+        message = serialize.text(error.message)
+        if wants_json():
+            return json_error(error.status, "access", message)
+        if error.login and request.method == "GET":
+            flash(message)
+            return redirect(f"{error.login}?next={quote(request.full_path.rstrip('?'))}", 303)
+        page = render_template("errors/500.html", message=message, login=error.login)
+        return page, error.status
+
+    @app.errorhandler(TooManyAttemptsError)
+    def too_many(error: TooManyAttemptsError) -> Response | tuple[str, int]:
+        db.session.rollback()
+        message = gettext(
+            "Too many wrong tries from this device. Wait %(n)s minutes and try again.",
+            n=error.minutes,
+        )
+        if wants_json():
+            response = json_error(429, "access", message)
+            response.headers["Retry-After"] = str(error.minutes * 60)
+            return response
+        return render_template("errors/500.html", message=message), 429
+
+    @app.errorhandler(StaleVersionError)
+    def stale(error: StaleVersionError) -> Response:
+        db.session.rollback()
+        message = gettext("Someone changed this meanwhile. Reload and enter the change again.")
+        return json_error(409, "version", message)
+
+    @app.errorhandler(RoundStateError)
+    def round_state(error: RoundStateError) -> Response | tuple[str, int]:
+        db.session.rollback()
+        message = serialize.text(error.message)
+        if wants_json():
+            return json_error(409, "round", message)
+        return render_template("errors/500.html", message=message), 409
+
+    @app.errorhandler(FrozenError)
+    def frozen(_error: FrozenError) -> Response | tuple[str, int]:
+        db.session.rollback()
+        message = gettext(
+            "The tournament has started: its game, house rules, rounds and scoring stay as "
+            "they are."
+        )
+        if wants_json():
+            return json_error(409, "tournament", message)
+        return render_template("errors/500.html", message=message), 409
 
     @app.errorhandler(CSRFError)
     def expired(_error: CSRFError) -> tuple[str, int]:

@@ -31,6 +31,7 @@ from scorekeeper.rules.rotation import DealtHand, next_table, seating_for
 from scorekeeper.rules.rotation import Seating as SeatingFact
 from scorekeeper.rules.variant import Variant
 from scorekeeper.settlement import Settlement, settle
+from scorekeeper.tournament.models import TournamentTable
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,7 +72,10 @@ class EveningSummary:
 
 
 def summaries() -> list[EveningSummary]:
-    """Every evening for the lists, most recently active first, in three queries."""
+    """Every casual evening for the lists, most recently active first, in three queries.
+
+    Tournament tables are left out: they belong to their tournament, not to the home page.
+    """
     counts = dict(
         db.session.execute(
             select(Hand.evening_id, func.count())
@@ -85,7 +89,9 @@ def summaries() -> list[EveningSummary]:
         ).all()
     )
     evenings = db.session.scalars(
-        select(Evening).options(
+        select(Evening)
+        .where(Evening.id.not_in(select(TournamentTable.evening_id)))
+        .options(
             selectinload(Evening.seatings).selectinload(Seating.seats).selectinload(Seat.player)
         )
     ).all()

@@ -1,0 +1,161 @@
+"""The check before every request: PIN, table binding or organiser login (api.md "Access").
+
+One place decides, by the endpoint and its ``evening_id`` or ``tournament_id``, so a new
+page cannot forget it. A tournament table's evening refuses everyone but the device bound
+to it and the organiser; what a tournament fixes (seating, house rules, closing) is refused
+on a table even to them.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+from flask import Flask, request, url_for
+
+from scorekeeper import access
+from scorekeeper.extensions import db
+from scorekeeper.rules.base import msg
+from scorekeeper.tournament.models import Round, TournamentTable
+
+#: What the device bound to a table may do there: play, correct, read its own sheet.
+TABLE_ENDPOINTS = {
+    "evenings.show",
+    "evenings.history",
+    "hands.create",
+    "hands.preview",
+    "hands.undo",
+    "hands.edit",
+    "hands.update",
+    "hands.void",
+    "settlement.show",
+    "exports.sheet_pdf",
+    "exports.settlement_pdf",
+    "api.show",
+    "api.evening_revisions",
+    "api.record_hand",
+    "api.show_hand",
+    "api.replace_hand",
+    "api.void_hand",
+    "api.hand_revisions",
+    "api.settlement",
+    "api.sheet_pdf",
+}
+#: What a tournament decides for its tables, refused on a table to every caller.
+FIXED_BY_TOURNAMENT = {
+    "evenings.seating",
+    "evenings.change_seating",
+    "evenings.settings",
+    "evenings.update_settings",
+    "exports.close",
+    "exports.reopen",
+    "settlement.tick",
+    "api.update",
+    "api.seating",
+    "api.close",
+    "api.reopen",
+}
+#: Reachable by anyone: unlocking, opening a table by its code, logging in, the projector.
+PUBLIC = {
+    "static",
+    "access_pages.unlock",
+    "access_pages.unlock_form",
+    "api.unlock",
+    "api.openapi",
+    "evenings.language",
+    "tables.enter",
+    "tables.open",
+    "tables.open_form",
+    "tournament_api.open_table",
+    "tournament_api.login",
+    "tournament_api.standings",
+    "tournaments.login",
+    "tournaments.login_form",
+    "tournaments.screen",
+}
+
+
+def table_for_evening(evening_id: int) -> TournamentTable | None:
+    """The tournament table an evening is, if it is one."""
+    return db.session.query(TournamentTable).filter_by(evening_id=evening_id).one_or_none()
+
+
+def tournament_of(table: TournamentTable) -> int:
+    """The tournament a table belongs to."""
+    return int(db.session.get_one(Round, table.round_id).tournament_id)
+
+
+#: Methods that change something, checked for their origin on the API.
+UNSAFE = {"POST", "PUT", "PATCH", "DELETE"}
+
+
+def check_origin() -> None:
+    """Refuse a change to the API sent by a browser from another site.
+
+    The API accepts the session cookie (api.md "Access") and pages' CSRF tokens do not
+    cover it, so a foreign page must not be able to post to it with the table's cookie.
+    Browsers say where a request comes from; other clients send no such headers.
+    """
+    if request.method not in UNSAFE or not request.path.startswith("/api/"):
+        return
+    origin = request.headers.get("Origin")
+    fetched_from = request.headers.get("Sec-Fetch-Site")
+    foreign_origin = origin is not None and urlsplit(origin).netloc != request.host
+    if foreign_origin or fetched_from in ("cross-site", "same-site"):
+        raise access.AccessDeniedError(msg("Requests from other sites are refused."), status=403)
+
+
+def check_request() -> None:
+    """Refuse the request unless the caller may make it; raises ``AccessDeniedError``."""
+    endpoint = request.endpoint
+    if endpoint is None:  # no such page: the 404 says so
+        return
+    check_origin()
+    args = request.view_args or {}
+    if "evening_id" in args:
+        table = table_for_evening(int(args["evening_id"]))
+        if table is not None:
+            check_table(table, endpoint)
+            return
+    if endpoint in PUBLIC:
+        return
+    if "tournament_id" in args:
+        tournament_id = int(args["tournament_id"])
+        if not access.may_organise(tournament_id):
+            raise access.AccessDeniedError(
+                msg("Only the organiser can do this: log in with the organiser's password."),
+                status=401,
+                login=url_for("tournaments.login_form", tournament_id=tournament_id),
+            )
+        return
+    if not access.pin_unlocked():
+        raise access.AccessDeniedError(
+            msg("Enter this installation's PIN first."),
+            status=401,
+            login=url_for("access_pages.unlock_form"),
+        )
+
+
+def check_table(table: TournamentTable, endpoint: str) -> None:
+    """A tournament table: the organiser, or the device bound to it, within its limits."""
+    if endpoint in FIXED_BY_TOURNAMENT:
+        raise access.AccessDeniedError(
+            msg(
+                "This table belongs to a tournament: its players, house rules and end are "
+                "set by the tournament."
+            ),
+            status=409,
+        )
+    if access.may_organise(tournament_of(table)):
+        return
+    if access.grants().table == table.id and endpoint in TABLE_ENDPOINTS:
+        return
+    raise access.AccessDeniedError(
+        msg("This table belongs to a tournament: open it with the code on its table card."),
+        status=403,
+        login=url_for("tables.open_form"),
+    )
+
+
+def register(app: Flask) -> None:
+    """Run the check before every request."""
+    app.before_request(check_request)

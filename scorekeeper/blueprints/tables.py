@@ -1,0 +1,48 @@
+"""Opening a tournament table by its code: scanned from the table card's QR code or typed.
+
+Opening binds this device to that table for the round; it can then record and correct
+that table's hands and nothing else of the tournament.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, redirect, render_template, request, url_for
+from werkzeug.wrappers import Response
+
+from scorekeeper import access
+from scorekeeper.blueprints.tournament_api import find_table
+from scorekeeper.extensions import db
+from scorekeeper.serialize import text
+
+bp = Blueprint("tables", __name__, url_prefix="/t")
+
+
+@bp.get("")
+def open_form() -> str:
+    """Type the code from the table card."""
+    return render_template("tables/open.html", error=None, code="")
+
+
+@bp.post("")
+def open() -> Response | tuple[str, int]:
+    """Open the table whose code was typed."""
+    code = (request.form.get("code") or "").strip()
+    try:
+        table = find_table(code)
+    except access.AccessDeniedError as error:
+        return render_template("tables/open.html", error=text(error.message), code=code), 404
+    access.bind_table(table.id)
+    db.session.commit()
+    return redirect(url_for("evenings.show", evening_id=table.evening_id), 303)
+
+
+@bp.get("/<code>")
+def enter(code: str) -> Response | tuple[str, int]:
+    """The address in the QR code: bind this device and go to the table."""
+    try:
+        table = find_table(code)
+    except access.AccessDeniedError as error:
+        return render_template("tables/open.html", error=text(error.message), code=code), 404
+    access.bind_table(table.id)
+    db.session.commit()
+    return redirect(url_for("evenings.show", evening_id=table.evening_id), 303)
