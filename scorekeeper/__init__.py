@@ -114,8 +114,10 @@ def register_blueprints(app: Flask) -> None:
         tournament_api,
         tournaments,
     )
+    from scorekeeper.tournament.tables import table_info
 
     guard.register(app)
+    app.add_template_global(table_info)
     app.register_blueprint(api.bp)
     csrf.exempt(api.bp)
     app.register_blueprint(tournament_api.bp)

@@ -178,4 +178,6 @@ def revision_json(revision: HandRevision) -> dict[str, Any]:
     }
     if revision.void_reason is not None:
         out["void"] = {"reason": revision.void_reason}
+    if revision.reason:
+        out["correction"] = revision.reason
     return out

@@ -20,6 +20,7 @@ from scorekeeper.idempotency import keep_answer, stored_answer
 from scorekeeper.models import Evening
 from scorekeeper.openapi import spec
 from scorekeeper.operations import EveningView, StaleVersionError
+from scorekeeper.tournament.tables import correction_reason, note_correction
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -217,8 +218,13 @@ def change_hand(evening_id: int, number: int, change: Callable[..., object]) -> 
     hand as it is now."""
     evening = load(evening_id)
     find_or_404(evening, number)
+    raw = body()
+    key = "reason" if change is operations.void_hand else "correction"
+    correction = correction_reason(evening, raw.get(key)) if isinstance(raw, dict) else None
     try:
-        change(evening, number, body(), source="api")
+        change(evening, number, raw, source="api", correction=correction)
+        if correction:
+            note_correction(evening, number, correction)
     except StaleVersionError:
         db.session.rollback()
         evening = load(evening_id)

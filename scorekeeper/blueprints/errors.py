@@ -17,6 +17,7 @@ from scorekeeper import serialize
 from scorekeeper.access import AccessDeniedError, TooManyAttemptsError
 from scorekeeper.blueprints.api import BadJSONError
 from scorekeeper.extensions import db
+from scorekeeper.models import Evening
 from scorekeeper.operations import (
     AlreadyVoidError,
     EveningClosedError,
@@ -26,6 +27,7 @@ from scorekeeper.operations import (
 from scorekeeper.rules.base import ImplausibleHandError, InvalidInputError
 from scorekeeper.tournament.rounds import RoundStateError
 from scorekeeper.tournament.setup import FrozenError
+from scorekeeper.tournament.tables import table_info
 
 
 def wants_json() -> bool:
@@ -66,7 +68,14 @@ def register(app: Flask) -> None:
     @app.errorhandler(EveningClosedError)
     def closed(error: EveningClosedError) -> Response:
         db.session.rollback()
-        message = gettext("This evening is closed. Reopen it to change anything.")
+        evening = db.session.get(Evening, error.evening_id)
+        if evening is not None and table_info(evening) is not None:
+            message = gettext(
+                "This table has played its last hand. The organiser can correct it, "
+                "giving a reason."
+            )
+        else:
+            message = gettext("This evening is closed. Reopen it to change anything.")
         if wants_json():
             return json_error(409, "evening", message)
         flash(message)

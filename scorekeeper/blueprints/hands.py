@@ -22,6 +22,7 @@ from scorekeeper.rules.base import ImplausibleHandError, InvalidInputError, Tabl
 from scorekeeper.rules.rotation import seating_for
 from scorekeeper.rules.variant import Variant
 from scorekeeper.serialize import text
+from scorekeeper.tournament.tables import correction_reason, note_correction
 
 bp = Blueprint("hands", __name__, url_prefix="/evenings/<int:evening_id>/hands")
 
@@ -193,8 +194,11 @@ def update(evening_id: int, number: int) -> Response | tuple[str, int]:
     facts.pop("dealer", None)  # a hand's dealer never moves
     version = form.version.data or ""
     facts["version"] = int(version) if version.isdigit() else version
+    correction = correction_reason(evening, request.form.get("correction"))
     try:
-        operations.replace_hand(evening, number, facts, source="page")
+        operations.replace_hand(evening, number, facts, source="page", correction=correction)
+        if correction:
+            note_correction(evening, number, correction)
     except operations.StaleVersionError:
         db.session.rollback()
         form.form_errors.append(
@@ -219,10 +223,14 @@ def update(evening_id: int, number: int) -> Response | tuple[str, int]:
 def void(evening_id: int, number: int) -> Response | tuple[str, int]:
     """Void a hand with a reason; it stays in the history, struck through."""
     evening = load(evening_id)
+    reason = request.form.get("reason", "")
+    correction = correction_reason(evening, reason)
     try:
         operations.void_hand(
-            evening, number, {"reason": request.form.get("reason", "")}, source="page"
+            evening, number, {"reason": reason}, source="page", correction=correction
         )
+        if correction:
+            note_correction(evening, number, correction)
     except operations.NotFoundError:
         abort(404)
     except operations.AlreadyVoidError:

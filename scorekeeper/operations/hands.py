@@ -34,8 +34,9 @@ from scorekeeper.validation import (
     read_member,
 )
 
-#: Keys of a hand body that belong to the shell, not to the variant's facts.
-SHELL_KEYS = {"dealer", "confirm", "version"}
+#: Keys of a hand body that belong to the shell, not to the variant's facts (``correction``:
+#: the organiser's reason for changing a closed tournament table).
+SHELL_KEYS = {"dealer", "confirm", "version", "correction"}
 
 
 def split_body(raw: object) -> tuple[dict[str, object], dict[str, object]]:
