@@ -80,7 +80,7 @@ def table_states(round_: Round, evenings: dict[int, Evening] | None = None) -> l
         current = operations.view(evening)
         final = current.settlement().final
         names = evening.seatings[0].names
-        played = len([h for h in current.ledger.hands if not h.void])
+        played = len([h for h in current.ledger.hands if not h.record.void])
         touched = max([evening.created_at, *(h.updated_at for h in evening.hands)])
         states.append(
             TableState(
