@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from scorekeeper.rules import VARIANTS
+from scorekeeper.tournament.openapi import paths as tournament_paths
 
 
 def _ref(name: str) -> dict[str, str]:
@@ -21,6 +22,8 @@ def _json(schema: dict[str, Any], description: str) -> dict[str, Any]:
 
 ERRORS = {
     "400": _json(_ref("Errors"), "The body is not valid JSON."),
+    "401": _json(_ref("Errors"), "Enter the installation's PIN first (when it has one)."),
+    "403": _json(_ref("Errors"), "A tournament table: only its device and its organiser."),
     "409": _json(_ref("Errors"), "The evening is closed, or the version is stale."),
     "404": _json(_ref("Errors"), "No such evening or hand."),
     "422": _json(_ref("Errors"), "Impossible input (errors) or input to confirm (warnings)."),
@@ -190,6 +193,7 @@ def spec() -> dict[str, Any]:
                     "responses": {"200": _json(_ref("Evening"), "The evening."), **ERRORS},
                 },
             },
+            **tournament_paths(games, variants),
             "/api/v1/evenings/{evening_id}/settlement": {
                 "parameters": [
                     EVENING_ID,

@@ -1,0 +1,193 @@
+"""The tournament endpoints of the OpenAPI document (``/api/v1/openapi.json``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from scorekeeper.standings import SCORINGS
+
+
+def _json(schema: dict[str, Any], description: str) -> dict[str, Any]:
+    return {"description": description, "content": {"application/json": {"schema": schema}}}
+
+
+def _body(schema: dict[str, Any], *, required: bool = True) -> dict[str, Any]:
+    return {"required": required, "content": {"application/json": {"schema": schema}}}
+
+
+OBJECT = {"type": "object"}
+ERRORS = {
+    "400": _json(OBJECT, "The body is not valid JSON."),
+    "401": _json(OBJECT, "Log in as the organiser first (or send its bearer token)."),
+    "404": _json(OBJECT, "No such tournament, round, player or table code."),
+    "409": _json(OBJECT, "Not possible in this state (round started, set-up frozen...)."),
+    "422": _json(OBJECT, "Impossible input, a message per field."),
+    "429": _json(OBJECT, "Too many wrong passwords or codes from this address: wait."),
+}
+TOURNAMENT_ID = {
+    "name": "tournament_id",
+    "in": "path",
+    "required": True,
+    "schema": {"type": "integer"},
+}
+ROUND = {"name": "number", "in": "path", "required": True, "schema": {"type": "integer"}}
+START_NUMBER = {"name": "number", "in": "path", "required": True, "schema": {"type": "integer"}}
+CODE = {
+    "name": "code",
+    "in": "path",
+    "required": True,
+    "schema": {"type": "string", "maxLength": 20},
+}
+
+
+def _post(
+    summary: str, body: dict[str, Any] | None, answer: str, status: str = "200"
+) -> dict[str, Any]:
+    operation: dict[str, Any] = {
+        "summary": summary,
+        "responses": {status: _json(OBJECT, answer), **ERRORS},
+    }
+    if body is not None:
+        operation["requestBody"] = _body(body)
+    return operation
+
+
+def paths(games: list[str], variants: list[str]) -> dict[str, Any]:
+    """The tournament, round, table and standings endpoints."""
+    setup = {
+        "type": "object",
+        "additionalProperties": False,
+        "properties": {
+            "name": {"type": "string", "maxLength": 200},
+            "place": {"type": "string", "maxLength": 200},
+            "date": {"type": "string", "format": "date"},
+            "game": {"enum": games},
+            "variant": {"enum": variants},
+            "options": {"type": "object", "additionalProperties": {"type": "string"}},
+            "rounds": {"type": "integer", "minimum": 1},
+            "deals_per_player": {"type": "integer", "minimum": 1},
+            "scoring": {"enum": list(SCORINGS)},
+            "language": {"enum": ["de", "en"]},
+            "password": {"type": "string", "minLength": 6},
+            "version": {"type": "integer"},
+        },
+    }
+    entrant = {
+        "type": "object",
+        "additionalProperties": False,
+        "properties": {
+            "name": {"type": "string", "maxLength": 80},
+            "club": {"type": "string", "maxLength": 200},
+            "number": {"type": "integer", "minimum": 1},
+            "present": {"type": "boolean"},
+            "dropped": {"type": "boolean"},
+        },
+    }
+    password = {"type": "object", "properties": {"password": {"type": "string"}}}
+    base = "/api/v1/tournaments/{tournament_id}"
+    rounds = f"{base}/rounds/{{number}}"
+    return {
+        "/api/v1/unlock": {
+            "post": _post(
+                "Give the installation PIN: a session cookie and a bearer token",
+                {"type": "object", "properties": {"pin": {"type": "string"}}},
+                "The token.",
+            )
+        },
+        "/api/v1/tournaments": {
+            "get": {
+                "summary": "Every tournament",
+                "responses": {"200": _json(OBJECT, "The list.")},
+            },
+            "post": _post(
+                "Set up a tournament (its creator is its organiser)",
+                {**setup, "required": ["name", "game", "rounds", "deals_per_player", "password"]},
+                "The tournament and a token.",
+                "201",
+            ),
+        },
+        f"{base}/login": {
+            "parameters": [TOURNAMENT_ID],
+            "post": _post("Log in as the organiser", password, "A bearer token."),
+        },
+        base: {
+            "parameters": [TOURNAMENT_ID],
+            "get": {
+                "summary": "The set-up",
+                "responses": {"200": _json(OBJECT, "The tournament."), **ERRORS},
+            },
+            "patch": _post(
+                "Change the set-up (frozen once a round has started)", setup, "The tournament."
+            ),
+        },
+        f"{base}/entrants": {
+            "parameters": [TOURNAMENT_ID],
+            "get": {
+                "summary": "Every registered player",
+                "responses": {"200": _json(OBJECT, "The players."), **ERRORS},
+            },
+            "post": _post("Register a player", entrant, "The player with a start number.", "201"),
+        },
+        f"{base}/entrants/{{number}}": {
+            "parameters": [TOURNAMENT_ID, START_NUMBER],
+            "patch": _post(
+                "Check in or out, drop out or return, correct a name", entrant, "The player."
+            ),
+        },
+        f"{base}/rounds": {
+            "parameters": [TOURNAMENT_ID],
+            "get": {
+                "summary": "Every round with its draw and tables",
+                "responses": {"200": _json(OBJECT, "The rounds."), **ERRORS},
+            },
+            "post": _post("Draw the next round", None, "The drawn round.", "201"),
+        },
+        rounds: {
+            "parameters": [TOURNAMENT_ID, ROUND],
+            "get": {
+                "summary": "A round: draw, tables, codes, progress",
+                "responses": {"200": _json(OBJECT, "The round."), **ERRORS},
+            },
+        },
+        f"{rounds}/redraw": {
+            "parameters": [TOURNAMENT_ID, ROUND],
+            "post": _post("Draw again before the start", None, "The round."),
+        },
+        f"{rounds}/swap": {
+            "parameters": [TOURNAMENT_ID, ROUND],
+            "post": _post(
+                "Swap two players before the start",
+                {
+                    "type": "object",
+                    "required": ["a", "b"],
+                    "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}},
+                },
+                "The round.",
+            ),
+        },
+        f"{rounds}/start": {
+            "parameters": [TOURNAMENT_ID, ROUND],
+            "post": _post("Start the round: tables and codes", None, "The round."),
+        },
+        f"{rounds}/close": {
+            "parameters": [TOURNAMENT_ID, ROUND],
+            "post": _post(
+                "Close the round (confirm to close unfinished tables)",
+                {"type": "object", "properties": {"confirm": {"type": "boolean"}}},
+                "The round.",
+            ),
+        },
+        f"{base}/standings": {
+            "parameters": [TOURNAMENT_ID],
+            "get": {
+                "summary": "The standings (public)",
+                "responses": {"200": _json(OBJECT, "The standings."), **ERRORS},
+            },
+        },
+        "/api/v1/tables/{code}/open": {
+            "parameters": [CODE],
+            "post": _post(
+                "Open a table by its code: binds the caller to it", None, "The table and a token."
+            ),
+        },
+    }
