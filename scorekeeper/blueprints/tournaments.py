@@ -30,8 +30,11 @@ from scorekeeper.tournament.texts import scoring_rule
 
 bp = Blueprint("tournaments", __name__, url_prefix="/tournaments")
 
-#: Seconds between refreshes of the projector's standings.
-SCREEN_REFRESH = 30
+#: Seconds each page of the projector's standings stays up before the next one (or,
+#: with one page, before it refreshes).
+SCREEN_REFRESH = 20
+#: Lines on one page of the projector: readable from the back of a hall.
+SCREEN_LINES = 20
 
 
 def tournament_variants() -> dict[tuple[str, str], object]:
@@ -356,13 +359,25 @@ def standings(tournament_id: int) -> str:
 
 @bp.get("/<int:tournament_id>/screen")
 def screen(tournament_id: int) -> str:
-    """The projector: large standings that refresh themselves; no controls, no login."""
+    """The projector: large standings that refresh themselves; no controls, no login.
+
+    A long list is shown a page at a time, each page moving on to the next by itself.
+    """
     tournament = load(tournament_id)
     states = round_states(tournament)
+    lines = tournament_standings(tournament, states)
+    pages = max(1, -(-len(lines) // SCREEN_LINES))
+    page = request.args.get("page", "1")
+    page = int(page) if page.isdigit() and 1 <= int(page) <= pages else 1
     return render_template(
         "tournaments/screen.html",
         tournament=tournament,
-        lines=tournament_standings(tournament, states),
+        lines=lines[(page - 1) * SCREEN_LINES : page * SCREEN_LINES],
+        first=(page - 1) * SCREEN_LINES + 1,
+        total=len(lines),
+        page=page,
+        pages=pages,
+        next_page=page % pages + 1,
         rule=text(scoring_rule(tournament.scoring)),
         refresh=SCREEN_REFRESH,
         playing=sum(1 for r in states.values() for s in r if not s.finished),
