@@ -6,12 +6,14 @@ the pure ``scorekeeper.standings`` ranks the entrants, so a correction shows at 
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from fractions import Fraction
 from statistics import median
 
-from sqlalchemy import select
+from flask import current_app
+from sqlalchemy import func, select
 from sqlalchemy.orm import selectinload
 
 from scorekeeper import operations
@@ -54,6 +56,85 @@ class Line:
         return next((r for r in self.standing.rounds if r.round == number), None)
 
 
+@dataclass(frozen=True, slots=True)
+class Replayed:
+    """What a table's replay gives the board and the standings, kept while its facts stay."""
+
+    players: tuple[str, ...]
+    hands: int
+    results: dict[int, int]
+    last_activity: datetime
+
+
+#: Replayed tables kept per app: a board or standings page replays only the tables whose
+#: hands changed since (a tournament of 200 players has 300 tables).
+CACHE_SIZE = 4096
+
+
+def fingerprints(evening_ids: list[int]) -> dict[int, tuple[object, ...]]:
+    """A value per evening that changes whenever anything its replay reads changes.
+
+    A new, corrected or voided hand changes the count, the sum of versions or the latest
+    change; a settings correction bumps the evening's version. One query for all tables.
+    """
+    if not evening_ids:
+        return {}
+    rows = db.session.execute(
+        select(
+            Evening.id,
+            Evening.version,
+            Evening.created_at,
+            func.count(Hand.id),
+            func.coalesce(func.sum(Hand.version), 0),
+            func.max(Hand.updated_at),
+        )
+        .outerjoin(Hand, Hand.evening_id == Evening.id)
+        .where(Evening.id.in_(evening_ids))
+        .group_by(Evening.id, Evening.version, Evening.created_at)
+    ).all()
+    return {row[0]: tuple(row[1:]) for row in rows}
+
+
+def _cache() -> OrderedDict[tuple[int, tuple[object, ...]], Replayed]:
+    store: OrderedDict[tuple[int, tuple[object, ...]], Replayed]
+    store = current_app.extensions.setdefault("scorekeeper.replayed_tables", OrderedDict())
+    return store
+
+
+def replayed(tables: list[TournamentTable]) -> dict[int, Replayed]:
+    """Each table's replay (by table id), replaying only the tables not seen as they are."""
+    cache = _cache()
+    prints = fingerprints([t.evening_id for t in tables])
+    out: dict[int, Replayed] = {}
+    missing = []
+    for table in tables:
+        key = (table.evening_id, prints.get(table.evening_id, ()))
+        if key in cache:
+            cache.move_to_end(key)
+            out[table.id] = cache[key]
+        else:
+            missing.append(table)
+    evenings = load_evenings(missing)
+    for table in missing:
+        evening = evenings[table.evening_id]
+        result = _replay(table, evening)
+        cache[(table.evening_id, prints.get(table.evening_id, ()))] = result
+        out[table.id] = result
+    while len(cache) > CACHE_SIZE:
+        cache.popitem(last=False)
+    return out
+
+
+def _replay(table: TournamentTable, evening: Evening) -> Replayed:
+    current = operations.view(evening)
+    final = current.settlement().final
+    names = evening.seatings[0].names
+    played = len([h for h in current.ledger.hands if not h.record.void])
+    touched = max([evening.created_at, *(h.updated_at for h in evening.hands)])
+    results = {n: final.get(name, 0) for n, name in zip(table.seats, names, strict=True)}
+    return Replayed(names, played, results, touched)
+
+
 def load_evenings(tables: list[TournamentTable]) -> dict[int, Evening]:
     """The tables' evenings with seats and hands, in a handful of queries."""
     ids = [t.evening_id for t in tables]
@@ -71,30 +152,41 @@ def load_evenings(tables: list[TournamentTable]) -> dict[int, Evening]:
     return {e.id: e for e in db.session.scalars(query)}
 
 
-def table_states(round_: Round, evenings: dict[int, Evening] | None = None) -> list[TableState]:
+def table_states(
+    round_: Round,
+    done: dict[int, Replayed] | None = None,
+    ends: dict[int, tuple[bool, int]] | None = None,
+) -> list[TableState]:
     """Every table of a started round: hands, results so far, finished or late."""
-    evenings = evenings if evenings is not None else load_evenings(list(round_.tables))
+    tables = list(round_.tables)
+    done = done if done is not None else replayed(tables)
+    ends = ends if ends is not None else table_ends(tables)
     states = []
-    for table in round_.tables:
-        evening = evenings[table.evening_id]
-        current = operations.view(evening)
-        final = current.settlement().final
-        names = evening.seatings[0].names
-        played = len([h for h in current.ledger.hands if not h.record.void])
-        touched = max([evening.created_at, *(h.updated_at for h in evening.hands)])
+    for table in tables:
+        facts = done[table.id]
+        finished, due = ends[table.evening_id]
         states.append(
             TableState(
                 table,
-                names,
-                played,
-                evening.hands_due or 0,
-                evening.closed_at is not None,
-                touched,
+                facts.players,
+                facts.hands,
+                due,
+                finished,
+                facts.last_activity,
                 False,
-                {n: final.get(name, 0) for n, name in zip(table.seats, names, strict=True)},
+                facts.results,
             )
         )
     return _flag_late(states)
+
+
+def table_ends(tables: list[TournamentTable]) -> dict[int, tuple[bool, int]]:
+    """Per evening: whether it has closed, and how many hands it plays; one query."""
+    ids = [t.evening_id for t in tables]
+    if not ids:
+        return {}
+    query = select(Evening.id, Evening.closed_at, Evening.hands_due).where(Evening.id.in_(ids))
+    return {i: (closed is not None, due or 0) for i, closed, due in db.session.execute(query)}
 
 
 def _flag_late(states: list[TableState]) -> list[TableState]:
@@ -119,8 +211,10 @@ def _flag_late(states: list[TableState]) -> list[TableState]:
 def round_states(tournament: Tournament) -> dict[int, list[TableState]]:
     """Every started round's tables, loading all their evenings at once."""
     started = [r for r in tournament.round_list if r.started_at is not None]
-    evenings = load_evenings([t for r in started for t in r.tables])
-    return {r.number: table_states(r, evenings) for r in started}
+    tables = [t for r in started for t in r.tables]
+    done = replayed(tables)
+    ends = table_ends(tables)
+    return {r.number: table_states(r, done, ends) for r in started}
 
 
 def tournament_standings(
