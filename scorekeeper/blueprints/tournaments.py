@@ -6,6 +6,7 @@ Every page but the login and the projector needs the organiser's login (checked 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import UTC, datetime
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
@@ -17,8 +18,9 @@ from scorekeeper import access
 from scorekeeper.blueprints.tournament_api import check_password, load, load_round
 from scorekeeper.extensions import db
 from scorekeeper.forms import place_errors
+from scorekeeper.operations import StaleVersionError
 from scorekeeper.rules import VARIANTS, get_variant
-from scorekeeper.rules.base import InvalidInputError
+from scorekeeper.rules.base import InvalidInputError, Message
 from scorekeeper.serialize import text
 from scorekeeper.tournament import rounds as rounds_ops
 from scorekeeper.tournament import setup
@@ -97,7 +99,7 @@ def create() -> Response | tuple[str, int]:
     return redirect(url_for("tournaments.players", tournament_id=tournament.id), 303)
 
 
-def _named(errors: dict) -> dict:
+def _named(errors: Mapping[str, tuple[Message, ...]]) -> dict[str, tuple[Message, ...]]:
     """The set-up's ``name`` is the form's ``title`` field."""
     return {("title" if k == "name" else k): v for k, v in errors.items()}
 
@@ -234,7 +236,7 @@ def update_settings(tournament_id: int) -> Response | tuple[str, int]:
     except InvalidInputError as error:
         db.session.rollback()
         place_errors(form, _named(error.errors), text)
-    except setup.StaleVersionError:
+    except StaleVersionError:
         db.session.rollback()
         form.form_errors.append(
             gettext("Someone changed the set-up meanwhile. Reload the page and try again.")
