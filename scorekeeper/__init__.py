@@ -42,6 +42,7 @@ def create_app(
         ACCESS_PIN=None,
         LOGIN_ATTEMPTS=5,
         LOGIN_WINDOW_SECONDS=900,
+        PUBLIC_URL=None,
     )
     app.config.from_pyfile("config.py", silent=True)
     app.config.from_prefixed_env("SCOREKEEPER")
@@ -112,6 +113,7 @@ def register_blueprints(app: Flask) -> None:
         tables,
         tools,
         tournament_api,
+        tournament_pdfs,
         tournaments,
     )
     from scorekeeper.tournament.tables import table_info
@@ -125,6 +127,7 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(access_pages.bp)
     app.register_blueprint(tables.bp)
     app.register_blueprint(tournaments.bp)
+    app.register_blueprint(tournament_pdfs.bp)
     app.register_blueprint(evenings.bp)
     app.register_blueprint(hands.bp)
     app.register_blueprint(settlement.bp)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from urllib.parse import urlsplit
 
 import segno
@@ -22,15 +23,15 @@ from scorekeeper.tournament.results import Line, TableState
 
 #: Host names a tablet on the hall's network can never reach: they name the laptop itself.
 LOCAL_HOSTS = frozenset({"localhost", "127.0.0.1", "::1", "0.0.0.0"})
-#: Pixels per QR module in the embedded PNG: sharp when printed at 50–60 mm, still tiny.
+#: Pixels per QR module in the embedded PNG: sharp when printed at 50 to 60 mm, still tiny.
 QR_SCALE = 8
 #: The blank sheet's rows are this tall unless many deals must share one page (mm).
-SHEET_ROW_MM = 9.0
+SHEET_ROW_MM = 10.0
 #: Room for the grid on a portrait A4 sheet below its header (mm), so a table's sheet
 #: stays on one page however many deals it has.
-SHEET_GRID_MM = 195.0
+SHEET_GRID_MM = 150.0
 #: Rows never get smaller than this, or nobody can write in them (mm).
-SHEET_ROW_MIN_MM = 5.5
+SHEET_ROW_MIN_MM = 5.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +78,7 @@ def qr_png(url: str) -> str:
     A bitmap (not SVG) keeps the modules exactly on the pixel grid, and lets the tests read
     the code back out of the PDF.
     """
-    return str(segno.make(url, error="m").png_data_uri(scale=QR_SCALE, border=4))
+    return str(segno.make_qr(url, error="m").png_data_uri(scale=QR_SCALE, border=4))
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,7 +177,7 @@ def sheet_rows(table: PrintedTable, due: int) -> list[SheetRow]:
 
 def sheet_row_height(due: int) -> float:
     """How tall a sheet's rows are so all ``due`` of them and the totals fit on one page."""
-    return max(SHEET_ROW_MIN_MM, min(SHEET_ROW_MM, round(SHEET_GRID_MM / (due + 2), 1)))
+    return max(SHEET_ROW_MIN_MM, min(SHEET_ROW_MM, round(SHEET_GRID_MM / (due + 1), 1)))
 
 
 def hands_due(tournament: Tournament, table: PrintedTable) -> int:
@@ -184,16 +185,9 @@ def hands_due(tournament: Tournament, table: PrintedTable) -> int:
     return tournament.deals_per_player * len(table.players)
 
 
-def table_rank_points(states: Sequence[TableState]) -> dict[int, dict[int, str]]:
+def table_rank_points(states: Sequence[TableState]) -> dict[int, dict[int, Fraction]]:
     """Each table's rank points per start number, for the results sheet of a rank tournament."""
-    out: dict[int, dict[int, str]] = {}
-    for state in states:
-        points = rank_points(state.results)
-        out[state.table.number] = {
-            n: (str(int(p)) if p.denominator == 1 else f"{float(p):.1f}")
-            for n, p in points.items()
-        }
-    return out
+    return {state.table.number: rank_points(state.results) for state in states}
 
 
 def is_final(tournament: Tournament) -> bool:
