@@ -1,0 +1,178 @@
+"""A small tournament end to end in a real browser: 12 players, 2 rounds, three tables of
+four recording at the same time on three tablets, the organiser's laptop closing, drawing
+and starting rounds, and the projector showing the final standings.
+
+Each table plays k·s = 1·4 = 4 hands a round, entered through the table page's form with
+the quick "won/lost" result. The tablets take turns hand by hand, so the three tables are
+open and recording side by side, as in the hall.
+"""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+
+from playwright.sync_api import Page, expect
+
+from tests.browser.conftest import LANDSCAPE, PORTRAIT, LiveServer, OpenPage, screenshot
+from tests.browser.test_flow import choose
+
+LANG = "de"
+PASSWORD = "museum-2026"
+NAMES = [
+    "Anna",
+    "Bert",
+    "Clara",
+    "Dora",
+    "Emil",
+    "Frieda",
+    "Gustav",
+    "Hanna",
+    "Ida",
+    "Jakob",
+    "Klara",
+    "Leo",
+]
+MINUS = "\u2212"
+
+
+def amount(cell: str) -> Fraction:
+    """A total as a page writes it: "+12", "0", "+7.5", a loss with a real minus sign."""
+    cleaned = cell.strip().replace(MINUS, "-").replace("+", "").replace("\u2019", "")
+    return Fraction(cleaned.replace(",", "."))
+
+
+def record_hand(page: Page, players: list[str], index: int) -> None:
+    """Enter one simple bid with the finger: Einfach, a bidder, won or lost; save."""
+    form = page.locator("form.hand-form")
+    expect(page.locator("#entry-title")).to_contain_text(str(index + 1))
+    choose(page, "contract", "einfach")
+    choose(page, "bidder", players[index % len(players)])
+    choose(page, "result", "won" if index % 3 != 2 else "lost")
+    expect(form.locator("input[name=result][value=won]")).to_be_checked(checked=index % 3 != 2)
+    form.locator("button.save").tap()
+    expect(page).to_have_url(re.compile(r"/evenings/\d+\?saved=\d+$"))
+    expect(page.locator("section.saved h2")).to_contain_text(str(index + 1))
+
+
+def open_tables(open_page: OpenPage, codes: list[str]) -> list[Page]:
+    """Three tablets, each opening its table by the address in the QR code."""
+    tablets = []
+    for code in codes:
+        tablet = open_page(LANG, PORTRAIT)
+        tablet.goto(f"/t/{code}")
+        expect(tablet).to_have_url(re.compile(r"/evenings/\d+$"))
+        expect(tablet.locator(".tournament-banner")).to_be_visible()
+        tablets.append(tablet)
+    return tablets
+
+
+def play_round(tablets: list[Page], number: int) -> None:
+    """Every table plays its 4 hands, the tablets taking turns hand by hand."""
+    players = []
+    for tablet in tablets:
+        banner = tablet.locator(".tournament-banner")
+        expect(banner).to_contain_text(re.compile(rf"\b{number}\b"))
+        expect(banner.locator(".left-count")).to_contain_text("4")
+        players.append(tablet.locator(".balances .name").all_inner_texts())
+        assert len(players[-1]) == 4
+    for index in range(4):
+        for tablet, seated in zip(tablets, players, strict=True):
+            record_hand(tablet, seated, index)
+    for tablet in tablets:
+        # The last hand closes the table: no form any more, the banner says it is done.
+        expect(tablet.locator("form.hand-form")).to_have_count(0)
+        expect(tablet.locator(".tournament-banner .left-count")).to_contain_text("✓")
+
+
+def board_codes(page: Page) -> list[str]:
+    """The table codes on the organiser's board, table by table."""
+    codes = page.locator("table.board code").all_inner_texts()
+    assert len(codes) == 3
+    return codes
+
+
+def test_a_tournament_of_twelve_over_two_rounds(
+    open_page: OpenPage, live_server: LiveServer
+) -> None:
+    body = {
+        "name": "Museumsturnier",
+        "game": "troggen",
+        "rounds": 2,
+        "deals_per_player": 1,
+        "password": PASSWORD,
+        "language": LANG,
+    }
+    tournament = int(live_server.api("POST", "/tournaments", body)["id"])
+    for name in NAMES:
+        live_server.api("POST", f"/tournaments/{tournament}/entrants", {"name": name})
+    live_server.api("POST", f"/tournaments/{tournament}/rounds")
+    live_server.api("POST", f"/tournaments/{tournament}/rounds/1/start")
+
+    # The organiser logs in on the laptop and sees the round's board.
+    laptop = open_page(LANG, LANDSCAPE)
+    laptop.goto(f"/tournaments/{tournament}/rounds/1")
+    expect(laptop).to_have_url(re.compile(rf"/tournaments/{tournament}/login\?next="))
+    laptop.locator("input[name=password]").fill(PASSWORD)
+    laptop.locator("form button[type=submit].primary").tap()
+    expect(laptop).to_have_url(re.compile(rf"/tournaments/{tournament}/rounds/1$"))
+    codes = board_codes(laptop)
+    api_round = live_server.api("GET", f"/tournaments/{tournament}/rounds/1")
+    assert codes == [t["code"] for t in api_round["tables"]]
+
+    # Round 1: three tablets at once.
+    tablets = open_tables(open_page, codes)
+    for index in range(2):
+        for tablet in tablets:
+            players = tablet.locator(".balances .name").all_inner_texts()
+            record_hand(tablet, players, index)
+    screenshot(tablets[0], LANG, "tournament-table")
+    laptop.reload()
+    expect(laptop.locator("table.board .count")).to_have_text(["2", "2", "2"])
+    screenshot(laptop, LANG, "tournament-board")
+    for tablet in tablets:
+        players = tablet.locator(".balances .name").all_inner_texts()
+        for index in (2, 3):
+            record_hand(tablet, players, index)
+        expect(tablet.locator("form.hand-form")).to_have_count(0)
+    screenshot(tablets[0], LANG, "tournament-table-finished")
+
+    laptop.reload()
+    expect(laptop.locator("table.board .count")).to_have_text(["4", "4", "4"])
+    expect(laptop.locator("table.board tbody tr.done")).to_have_count(3)
+    laptop.locator("form[action$='/rounds/1/close'] button[type=submit]").tap()
+    expect(laptop).to_have_url(re.compile(rf"/tournaments/{tournament}$"))
+    laptop.locator(f"form[action$='/tournaments/{tournament}/rounds'] button").tap()
+    expect(laptop).to_have_url(re.compile(rf"/tournaments/{tournament}/rounds/2$"))
+    laptop.locator("form[action$='/rounds/2/start'] button").tap()
+    expect(laptop).to_have_url(re.compile(rf"/tournaments/{tournament}/rounds/2$"))
+    second = board_codes(laptop)
+    assert not set(second) & set(codes)
+
+    # Last round's codes no longer open anything; this round's do.
+    tablets = open_tables(open_page, second)
+    play_round(tablets, 2)
+    laptop.reload()
+    expect(laptop.locator("table.board tbody tr.done")).to_have_count(3)
+    laptop.locator("form[action$='/rounds/2/close'] button[type=submit]").tap()
+    expect(laptop).to_have_url(re.compile(rf"/tournaments/{tournament}$"))
+    expect(laptop.locator("a[href$='/standings']").first).to_be_visible()
+
+    # The projector: no login, the final standings as the API computes them.
+    standings = live_server.api("GET", f"/tournaments/{tournament}/standings")["standings"]
+    assert [line["hands"] for line in standings] == [8] * 12
+    assert sum(Fraction(line["total"]) for line in standings) == 0
+    projector = open_page(LANG, LANDSCAPE)
+    projector.goto(f"/tournaments/{tournament}/screen")
+    expect(projector.locator("html")).to_have_attribute("lang", LANG)
+    expect(projector.locator("form")).to_have_count(0)
+    rows = projector.locator("table.standings tbody tr")
+    expect(rows).to_have_count(12)
+    shown = []
+    for row in rows.all():
+        cells = row.locator("td").all_inner_texts()
+        shown.append((int(cells[0]), int(cells[1]), cells[2].strip(), amount(cells[3])))
+    assert shown == [
+        (line["place"], line["number"], line["name"], Fraction(line["total"])) for line in standings
+    ]
+    screenshot(projector, LANG, "tournament-screen")
