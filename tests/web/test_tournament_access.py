@@ -191,6 +191,32 @@ def test_a_closed_rounds_code_no_longer_opens_its_table(
     ]
 
 
+#: What of the tournament blueprints anyone may reach: opening a table by its code, the
+#: organiser's login, and the standings (the projector's page and its JSON).
+PUBLIC_TOURNAMENT = {
+    "tables.enter",
+    "tables.open",
+    "tables.open_form",
+    "tournament_api.open_table",
+    "tournament_api.login",
+    "tournament_api.standings",
+    "tournaments.login",
+    "tournaments.login_form",
+    "tournaments.screen",
+}
+
+
+def test_only_the_login_the_table_codes_and_the_standings_are_public(app: Flask) -> None:
+    """A new organiser endpoint listed as public by mistake would escape the check below."""
+    ours = {
+        endpoint
+        for endpoint in PUBLIC
+        if endpoint.partition(".")[0] in ("tournaments", "tournament_api", "tables")
+        or "tournament_id" in next(app.url_map.iter_rules(endpoint)).arguments
+    }
+    assert ours == PUBLIC_TOURNAMENT
+
+
 def organiser_calls(app: Flask, tournament: int) -> list[tuple[str, str, str]]:
     """(endpoint, method, url) of every organiser page and API endpoint of the app."""
     calls = []

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Callable
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -262,19 +263,27 @@ def test_seven_troggen_players_take_turns_to_sit_out(client: FlaskClient) -> Non
 
 
 def test_the_stored_seed_reproduces_the_draw(client: FlaskClient) -> None:
-    """Each round's draw is draw_round over the present players, the earlier rounds and
-    the seed stored with it."""
+    """Each round's draw is draw_round over the present players, the earlier rounds as
+    stored and the seed stored with it."""
     tournament = create_tournament(client, rounds=3)
     register(client, tournament, NAMES[:13])
     plan = table_plan("troggen")
-    history: list[Any] = []
     for number in (1, 2, 3):
         round_ = draw(client, tournament)
-        again = draw_round(range(1, 14), history, seed=round_["seed"], preference=plan)
+        stored = ok(client.get(f"/api/v1/tournaments/{tournament}/rounds"))["rounds"]
+        history = [
+            SimpleNamespace(
+                tables=[seated(t) for t in r["tables"]], byes=[b["number"] for b in r["byes"]]
+            )
+            for r in stored[:-1]
+        ]
+        again = draw_round(range(1, 14), history, seed=stored[-1]["seed"], preference=plan)
         assert [list(t) for t in again.tables] == [seated(t) for t in round_["tables"]]
         assert list(again.byes) == [b["number"] for b in round_["byes"]]
         assert again.repeated_pairs == round_["repeated_pairs"]
-        history.append(again)
+        # Another seed draws another round.
+        other = draw_round(range(1, 14), history, seed=stored[-1]["seed"] + 1, preference=plan)
+        assert other.tables != again.tables
         start(client, tournament, number)
         ok(close(client, tournament, number, confirm=True))
     logged = events(client.application, tournament, "drawn")
