@@ -666,3 +666,27 @@ def test_malformed_bodies_are_refused_without_a_server_error(
         assert 400 <= response.status_code < 500, (method, path, response.status_code)
         assert "errors" in response.json
     assert snapshot() == before
+
+
+def test_a_retried_last_hand_is_recorded_once(client: FlaskClient, snapshot: Snapshot) -> None:
+    """A tablet that lost the answer to its last hand sends it again: the table has closed
+    meanwhile, and the retry gets the first answer back instead of a refusal."""
+    tournament = create_tournament(client)
+    register(client, tournament, NAMES[:4])
+    round_ = start(client, tournament, draw(client, tournament)["number"])
+    evening = round_["tables"][0]["evening"]
+    play(client, evening, 3)
+    last = {"contract": "einfach", "bidder": round_["tables"][0]["players"][3]["name"]}
+    key = {"Idempotency-Key": "table-1-hand-4"}
+    first = client.post(
+        f"/api/v1/evenings/{evening}/hands", json={**last, "won": True}, headers=key
+    )
+    assert ok(first, 201)["hand"]["number"] == 4
+    before = snapshot()
+    again = client.post(
+        f"/api/v1/evenings/{evening}/hands", json={**last, "won": True}, headers=key
+    )
+    assert again.status_code == 201
+    assert again.json == first.json
+    assert snapshot() == before
+    assert len(ok(client.get(f"/api/v1/evenings/{evening}"))["hands"]) == 4
