@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-from flask import Flask, request, url_for
+from flask import Flask, abort, request, url_for
 
 from scorekeeper import access
 from scorekeeper.extensions import db
@@ -84,6 +84,10 @@ def tournament_of(table: TournamentTable) -> int:
     return int(db.session.get_one(Round, table.round_id).tournament_id)
 
 
+#: The largest id the database can hold (SQLite's signed 64-bit integer): a larger one in
+#: an address names nothing, and must not reach a query, which cannot even bind it.
+MAX_ID = 2**63 - 1
+
 #: Methods that change something, checked for their origin on the API.
 UNSAFE = {"POST", "PUT", "PATCH", "DELETE"}
 
@@ -109,8 +113,10 @@ def check_request() -> None:
     endpoint = request.endpoint
     if endpoint is None:  # no such page: the 404 says so
         return
-    check_origin()
     args = request.view_args or {}
+    if any(isinstance(v, int) and v > MAX_ID for v in args.values()):
+        abort(404)
+    check_origin()
     if "evening_id" in args:
         table = table_for_evening(int(args["evening_id"]))
         if table is not None:
