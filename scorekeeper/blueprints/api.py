@@ -6,6 +6,7 @@ the shapes of api.md in ``blueprints/errors.py``; a refused request is rolled ba
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -34,10 +35,20 @@ class BadJSONError(Exception):
 
 
 def body() -> Any:
-    """The request's JSON body; an empty body is an empty object."""
+    """The request's JSON body; an empty body is an empty object.
+
+    Nesting deeper than the parser goes, and text that is not Unicode (a lone surrogate
+    such as ``"\\ud800"``, which JSON can spell but no database can store), are refused
+    like any other body that is not JSON.
+    """
     if not request.get_data(cache=True):
         return {}
-    data = request.get_json(force=True, silent=True)
+    try:
+        data = request.get_json(force=True, silent=True)
+        if data is not None:
+            json.dumps(data, ensure_ascii=False).encode()
+    except (RecursionError, UnicodeEncodeError):
+        raise BadJSONError from None
     if data is None:
         raise BadJSONError
     return data
