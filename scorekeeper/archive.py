@@ -8,7 +8,7 @@ same ledger. A damaged or foreign file is refused as a whole, with a message tha
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
@@ -96,9 +96,18 @@ def _fail(message: Message) -> ArchiveError:
     return ArchiveError({"file": (message,)})
 
 
-def _need(data: Mapping[str, Any], key: str, kind: type | tuple[type, ...], where: str) -> Any:
-    value = data.get(key)
-    if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
+#: Numbers (hand numbers, versions) must fit the database's 64-bit integers.
+INT_RANGE = range(-(2**63), 2**63)
+
+
+def _need(data: object, key: str, kind: type | tuple[type, ...], where: str) -> Any:
+    # ``data`` comes from the file: a list entry may be anything, not only an object.
+    value = data.get(key) if isinstance(data, Mapping) else None
+    if (
+        not isinstance(value, kind)
+        or (isinstance(value, bool) and kind is not bool)
+        or (isinstance(value, int) and value not in INT_RANGE)
+    ):
         raise _fail(msg("The file is damaged: {where} has no valid {key}.", where=where, key=key))
     return value
 
@@ -106,9 +115,13 @@ def _need(data: Mapping[str, Any], key: str, kind: type | tuple[type, ...], wher
 def _time(value: object, where: str) -> datetime:
     if isinstance(value, str):
         try:
-            return datetime.fromisoformat(value.replace("Z", "+00:00"))
+            moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
         except ValueError:
             pass
+        else:
+            # Archives write UTC; a time without its zone is read as UTC, so that it
+            # compares with the others.
+            return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
     raise _fail(msg("The file is damaged: {where} has no valid time.", where=where))
 
 
@@ -166,7 +179,8 @@ def _build(data: object, source: str) -> Evening:
     )
     db.session.add(evening)
     seatings = _need(data, "seatings", list, "the archive")
-    if not seatings or seatings[0].get("from_hand") != 1:
+    first = seatings[0] if seatings else None
+    if not isinstance(first, Mapping) or first.get("from_hand") != 1:
         raise _fail(msg("The file is damaged: the first seating is missing."))
     for i, raw in enumerate(seatings, start=1):
         where = f"seating {i}"
@@ -213,8 +227,8 @@ def _build(data: object, source: str) -> Evening:
     return evening
 
 
-def _import_hand(evening: Evening, raw: Mapping[str, Any], person: Callable[[str], Player]) -> None:
-    where = f"hand {raw.get('number', '?')}"
+def _import_hand(evening: Evening, raw: object, person: Callable[[str], Player]) -> None:
+    where = f"hand {raw.get('number', '?') if isinstance(raw, Mapping) else '?'}"
     revisions = _need(raw, "revisions", list, where)
     if not revisions:
         raise _fail(msg("The file is damaged: {where} has no history.", where=where))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from typing import Any
 
@@ -60,3 +61,56 @@ def test_a_surrogate_pair_is_text_and_accepted(
     )
     assert response.status_code == 200
     assert response.json["players"][0] == "\U0001f600"
+
+
+def _damaged(archive: dict[str, Any], change: Callable[[dict[str, Any]], None]) -> Any:
+    damaged = copy.deepcopy(archive)
+    change(damaged)
+    return damaged
+
+
+DAMAGES: dict[str, Callable[[dict[str, Any]], None]] = {
+    "seating-not-an-object": lambda a: a["seatings"].__setitem__(0, [a["seatings"][0]]),
+    "later-seating-not-an-object": lambda a: a["seatings"].append("Anna"),
+    "hand-not-an-object": lambda a: a["hands"].append(True),
+    "revision-not-an-object": lambda a: a["hands"][0]["revisions"].append(1),
+    "settings-revision-not-an-object": lambda a: a["settings_revisions"].append(["x"]),
+    "hand-number-too-large": lambda a: a["hands"][0].__setitem__("number", 10**30),
+    "version-too-large": lambda a: a["hands"][0]["revisions"][0].__setitem__("version", 2**63),
+    "from-hand-too-large": lambda a: a["seatings"].append({**a["seatings"][0], "from_hand": 2**64}),
+}
+
+
+@pytest.mark.parametrize("damage", list(DAMAGES))
+def test_a_damaged_archive_is_refused_whole(
+    client: FlaskClient,
+    create_evening: Callable[..., int],
+    record_hand: Callable[..., Any],
+    snapshot: Snapshot,
+    damage: str,
+) -> None:
+    evening = create_evening()
+    record_hand(evening, {"contract": "doppelt", "bidder": "Anna", "points": 41})
+    archive = client.get(f"/api/v1/evenings/{evening}/export").json
+    before = snapshot()
+    response = client.post("/api/v1/evenings/import", json=_damaged(archive, DAMAGES[damage]))
+    assert response.status_code == 422, response.json
+    assert list(response.json["errors"]) == ["file"]
+    assert snapshot() == before
+
+
+def test_an_archive_time_without_its_zone_is_read_as_utc(
+    client: FlaskClient, create_evening: Callable[..., int], record_hand: Callable[..., Any]
+) -> None:
+    evening = create_evening()
+    hand = {"contract": "doppelt", "bidder": "Anna", "points": 41}
+    record_hand(evening, hand)
+    corrected = {**hand, "points": 40, "version": 1}
+    assert client.put(f"/api/v1/evenings/{evening}/hands/1", json=corrected).status_code == 200
+    archive = client.get(f"/api/v1/evenings/{evening}/export").json
+    revision = archive["hands"][0]["revisions"][0]
+    revision["at"] = revision["at"].removesuffix("Z")
+    response = client.post("/api/v1/evenings/import", json=archive)
+    assert response.status_code == 201, response.json
+    imported = client.get(f"/api/v1/evenings/{response.json['id']}/export").json
+    assert imported["hands"][0]["revisions"][0]["at"] == revision["at"] + "Z"
