@@ -129,7 +129,12 @@ def unlock_with_pin(pin: object) -> str:
     """Check a PIN (counting wrong ones) and remember it for this caller."""
     check_attempts("pin")
     expected = str(current_app.config.get("ACCESS_PIN") or "")
-    if not isinstance(pin, str) or not expected or not hmac.compare_digest(pin, expected):
+    # Compared as bytes: compare_digest refuses str with characters beyond ASCII.
+    if (
+        not isinstance(pin, str)
+        or not expected
+        or not hmac.compare_digest(pin.encode("utf-8", "replace"), expected.encode())
+    ):
         failed("pin")
         raise AccessDeniedError(msg("That PIN is not right."), status=401)
     cleared("pin")

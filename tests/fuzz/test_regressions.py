@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from flask import Flask
 from flask.testing import FlaskClient
 
 Snapshot = Callable[[], dict[str, list[tuple[Any, ...]]]]
@@ -114,3 +115,13 @@ def test_an_archive_time_without_its_zone_is_read_as_utc(
     assert response.status_code == 201, response.json
     imported = client.get(f"/api/v1/evenings/{response.json['id']}/export").json
     assert imported["hands"][0]["revisions"][0]["at"] == revision["at"] + "Z"
+
+
+@pytest.mark.parametrize("pin", ["24€8", "Ä", "\uff12\uff14\uff16\uff18"])
+def test_a_pin_beyond_ascii_is_just_wrong(app: Flask, client: FlaskClient, pin: str) -> None:
+    app.config["ACCESS_PIN"] = "2468"
+    response = client.post("/api/v1/unlock", json={"pin": pin})
+    assert response.status_code == 401
+    assert list(response.json["errors"]) == ["access"]
+    assert client.post("/unlock", data={"pin": pin}).status_code == 401
+    assert client.post("/api/v1/unlock", json={"pin": "2468"}).status_code == 200
