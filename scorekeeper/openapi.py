@@ -52,7 +52,10 @@ def spec() -> dict[str, Any]:
             "/api/v1/evenings": {
                 "get": {
                     "summary": "List evenings, newest first",
-                    "responses": {"200": _json({"type": "object"}, "The evenings.")},
+                    "responses": {
+                        "200": _json({"type": "object"}, "The evenings."),
+                        "401": ERRORS["401"],
+                    },
                 },
                 "post": {
                     "summary": "Create an evening",

@@ -97,7 +97,7 @@ def paths(games: list[str], variants: list[str]) -> dict[str, Any]:
         "/api/v1/tournaments": {
             "get": {
                 "summary": "Every tournament",
-                "responses": {"200": _json(OBJECT, "The list.")},
+                "responses": {"200": _json(OBJECT, "The list."), "401": ERRORS["401"]},
             },
             "post": _post(
                 "Set up a tournament (its creator is its organiser)",

@@ -125,3 +125,13 @@ def test_a_pin_beyond_ascii_is_just_wrong(app: Flask, client: FlaskClient, pin: 
     assert list(response.json["errors"]) == ["access"]
     assert client.post("/unlock", data={"pin": pin}).status_code == 401
     assert client.post("/api/v1/unlock", json={"pin": "2468"}).status_code == 200
+
+
+@pytest.mark.parametrize("path", ["/api/v1/evenings", "/api/v1/tournaments"])
+def test_the_document_lists_the_401_of_the_lists(
+    app: Flask, client: FlaskClient, path: str
+) -> None:
+    document = client.get("/api/v1/openapi.json").json
+    app.config["ACCESS_PIN"] = "2468"
+    assert client.get(path).status_code == 401
+    assert "401" in document["paths"][path]["get"]["responses"]
