@@ -169,6 +169,25 @@ def reopen(evening_id: int) -> BaseResponse:
     return redirect(url_for("settlement.show", evening_id=evening_id), 303)
 
 
+class NotJSONError(Exception):
+    """An uploaded file that is not JSON text."""
+
+
+def read_json(raw: bytes) -> object:
+    """The JSON in an uploaded file.
+
+    Besides bad syntax and bad UTF-8 the parser fails on nesting deeper than it goes
+    (RecursionError) and on numbers of thousands of digits (ValueError); and it accepts
+    lone surrogates (``"\\ud800"``), which are no text a database could store.
+    """
+    try:
+        data = json.loads(raw.decode("utf-8"))
+        json.dumps(data, ensure_ascii=False).encode()
+    except (UnicodeError, ValueError, RecursionError):
+        raise NotJSONError from None
+    return data
+
+
 @bp.get("/import")
 def import_form() -> str:
     """Upload an evening archive."""
@@ -184,9 +203,9 @@ def import_upload() -> BaseResponse | tuple[str, int]:
         problems.append(gettext("Choose the archive file (.json) to import."))
     else:
         try:
-            data = json.loads(upload.read().decode("utf-8"))
+            data = read_json(upload.read())
             evening = archive.import_evening(data, source="page")
-        except (UnicodeDecodeError, json.JSONDecodeError):
+        except NotJSONError:
             problems.append(gettext("This file is not an evening archive (not JSON)."))
         except InvalidInputError as error:
             problems += [text(m) for ms in error.errors.values() for m in ms]

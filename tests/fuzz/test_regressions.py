@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import copy
+import io
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -135,3 +137,32 @@ def test_the_document_lists_the_401_of_the_lists(
     app.config["ACCESS_PIN"] = "2468"
     assert client.get(path).status_code == 401
     assert "401" in document["paths"][path]["get"]["responses"]
+
+
+def _with_lone_surrogate(archive: dict[str, Any]) -> bytes:
+    archive["evening"]["title"] = "@"
+    return json.dumps(archive).replace('"@"', '"\\ud800"').encode()
+
+
+UPLOADS: dict[str, Callable[[dict[str, Any]], bytes]] = {
+    "digits": lambda a: (
+        json.dumps({**a, "version": 1})
+        .replace('"version": 1', '"version": 1' + "0" * 5000, 1)
+        .encode()
+    ),
+    "nested-too-deep": lambda a: b"[" * 100_000 + b"]" * 100_000,
+    "lone-surrogate": _with_lone_surrogate,
+}
+
+
+@pytest.mark.parametrize("upload", list(UPLOADS))
+def test_an_uploaded_file_the_parser_chokes_on_is_not_an_archive(
+    client: FlaskClient, create_evening: Callable[..., int], snapshot: Snapshot, upload: str
+) -> None:
+    archive = client.get(f"/api/v1/evenings/{create_evening()}/export").json
+    content = UPLOADS[upload](archive)
+    before = snapshot()
+    response = client.post("/import", data={"archive": (io.BytesIO(content), "evening.json")})
+    assert response.status_code == 422
+    assert "not JSON" in response.get_data(as_text=True)
+    assert snapshot() == before
