@@ -332,11 +332,14 @@ def path_values(draw: st.DrawFn, world: World, rule: str) -> dict[str, str]:
 
 @st.composite
 def headers(draw: st.DrawFn, world: World) -> tuple[str, dict[str, str]]:
-    """Who calls (organiser, table device, anonymous, a forged token) and with what headers."""
+    """Who calls (organiser or table device by token or cookie, anonymous, a forged token)
+    and with what headers."""
     caller = draw(
         weighted(
-            (45, st.just("organiser")),
-            (20, st.just("table")),
+            (30, st.just("organiser")),
+            (15, st.just("organiser-cookie")),
+            (12, st.just("table")),
+            (8, st.just("table-cookie")),
             (25, st.just("anonymous")),
             (10, st.just("forged")),
         )

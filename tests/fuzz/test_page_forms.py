@@ -267,12 +267,15 @@ def test_page_form_survives_bad_input(world: World, rule: str, endpoint: str, me
 def test_page_form_without_csrf_token_is_refused(
     world: World, rule: str, endpoint: str, method: str
 ) -> None:
-    """The form as the page shows it, by the organiser, but without the page's token."""
+    """The form as the page shows it, from the organiser's browser session, but without
+    the page's token."""
     form = forms_for(world, endpoint)[0]
     fields = MultiDict([(c.name, v) for c in form.fields if c.kind != "file" for v in _shown(c)])
     before = world.snapshot()
     with world.configured(WTF_CSRF_ENABLED=True):
-        response = world.client().post(form.action, data=fields, headers=world.callers["organiser"])
+        response = world.client().post(
+            form.action, data=fields, headers=world.callers["organiser-cookie"]
+        )
     after = world.snapshot()
     world.reset_if_changed(after)
     assert response.status_code == 400, response.get_data()[:300]

@@ -3,10 +3,10 @@
 The world holds evenings of every game and variant with hands (one closed, one with a
 voided hand), a tournament whose first round has started (one table has a hand), one whose
 first round is drawn but not started, and one whose round is closed. Three callers reach
-it: the organiser of every tournament, a device bound to a table, and an anonymous one,
-each by a bearer token so that no cookie carries over from one generated request to the
-next. The page forms are collected from the rendered pages, so the page fuzzing posts the
-fields the pages really have.
+it: the organiser of every tournament, a device bound to a table, and an anonymous one;
+the first two by a bearer token or by their session cookie sent as a header, so that no
+answer changes the caller of the next generated request. The page forms are collected
+from the rendered pages, so the page fuzzing posts the fields the pages really have.
 """
 
 from __future__ import annotations
@@ -304,6 +304,14 @@ def _bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
+def _session(client: FlaskClient) -> dict[str, str]:
+    """The client's session cookie as a header, so that a client without a cookie jar
+    sends it (and no answer can change it for the next request)."""
+    cookie = client.get_cookie("session")
+    assert cookie is not None
+    return {"Cookie": f"session={cookie.value}"}
+
+
 def _tournament(client: FlaskClient, names: list[str], **extra: Any) -> tuple[int, str]:
     body = {
         "name": "Tarockturnier",
@@ -353,12 +361,17 @@ def build(folder: Path) -> World:
     over, token = _tournament(organiser, eight[:4], rounds=2)
     _ok(organiser.post(f"/api/v1/tournaments/{over}/rounds/1/start"))
     _ok(organiser.post(f"/api/v1/tournaments/{over}/rounds/1/close", json={"confirm": True}))
-    world.callers = {"anonymous": {}, "organiser": _bearer(token)}
+    world.callers = {
+        "anonymous": {},
+        "organiser": _bearer(token),
+        "organiser-cookie": _session(organiser),
+    }
 
     tablet = app.test_client()
     code = round_["tables"][0]["code"]
     table_token = _ok(tablet.post(f"/api/v1/tables/{code}/open"))["token"]
     world.callers["table"] = _bearer(table_token)
+    world.callers["table-cookie"] = _session(tablet)
     table_evening = round_["tables"][0]["evening"]
     players = _ok(tablet.get(f"/api/v1/evenings/{table_evening}"))["players"]
     first = {"contract": "einfach", "bidder": players[1], "won": True}
