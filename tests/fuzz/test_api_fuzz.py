@@ -113,7 +113,17 @@ def send(world: World, data: st.DataObject, rule: str, endpoint: str, method: st
     valid = VALID_BODIES[endpoint](world, values)
     body = data.draw(body_of(valid), label="body") if method != "GET" else None
     content_type = data.draw(
-        st.sampled_from(["application/json", "application/json", "text/plain", None])
+        st.sampled_from(
+            [
+                "application/json",
+                "application/json",
+                "application/json; charset=latin-1",
+                "text/plain",
+                "application/x-www-form-urlencoded",
+                "multipart/form-data",
+                None,
+            ]
+        )
     )
     note(f"{method} {path} as {caller}{' with a PIN' if pin else ''}, query {query!r}")
     note(f"headers {sent!r}, content type {content_type!r}")
