@@ -70,8 +70,7 @@ def main() -> None:
     """Build the evening, then time both in the same process, interleaved."""
     folder = Path(tempfile.mkdtemp(prefix="sheet-bench-"))
     app = create_app(
-        {"DATABASE_URL": f"sqlite:///{folder / 'bench.sqlite'}", "SECRET_KEY": "bench"},
-        instance_path=str(folder),
+        {"DATABASE_URL": f"sqlite:///{folder / 'bench.sqlite'}"}, instance_path=str(folder)
     )
     client = app.test_client()
     evening_id = client.post(

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import os
-import secrets
 from pathlib import Path
 from typing import Any
 
 from flask import Flask, has_request_context, request, session
 from flask_migrate import upgrade
 
+from scorekeeper import security
 from scorekeeper.extensions import babel, csrf, db, migrate
 
 #: Alembic's scripts, beside the package in the checkout.
@@ -23,6 +23,8 @@ def create_app(
     """Build the app: defaults, ``instance/config.py``, ``SCOREKEEPER_*`` env, test config.
 
     The database is brought to the current schema on start, so nobody migrates by hand.
+    Outside tests and debugging it refuses to start without a usable secret key
+    (``security.StartupError``).
     """
     app = Flask(
         __name__,
@@ -43,17 +45,26 @@ def create_app(
         LOGIN_ATTEMPTS=5,
         LOGIN_WINDOW_SECONDS=900,
         PUBLIC_URL=None,
+        # The session holds the CSRF token: never readable by scripts, never sent along
+        # with another site's forms. Secure only where the app is served over HTTPS.
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_SAMESITE="Lax",
+        SESSION_COOKIE_SECURE=False,
     )
     app.config.from_pyfile("config.py", silent=True)
     app.config.from_prefixed_env("SCOREKEEPER")
     if test_config:
         app.config.update(test_config)
     app.config["SQLALCHEMY_DATABASE_URI"] = app.config["DATABASE_URL"]
-    if not app.config.get("SECRET_KEY"):
-        app.config["SECRET_KEY"] = instance_secret(Path(app.instance_path))
+    app.config["SECRET_KEY"] = security.secret_key(
+        app.config.get("SECRET_KEY"),
+        Path(app.instance_path),
+        production=not (app.testing or app.debug),
+    )
     app.json.sort_keys = False  # type: ignore[attr-defined]
 
     register_extensions(app)
+    security.register(app)
     register_blueprints(app)
     register_filters(app)
     register_commands(app)
@@ -61,16 +72,6 @@ def create_app(
         with app.app_context():
             upgrade(directory=str(MIGRATIONS))
     return app
-
-
-def instance_secret(instance: Path) -> str:
-    """The secret key kept in the instance folder, generated on the first start."""
-    path = instance / "secret_key"
-    if not path.exists():
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(fd, "w") as handle:
-            handle.write(secrets.token_hex(32))
-    return path.read_text().strip()
 
 
 def select_locale() -> str | None:

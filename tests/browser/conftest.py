@@ -99,9 +99,8 @@ def live_server(
     folder = tmp_path_factory.mktemp("live")
     path = folder / "live.sqlite"
     shutil.copy(migrated_db, path)
-    app = create_app(
-        {"DATABASE_URL": f"sqlite:///{path}", "SECRET_KEY": "test"}, instance_path=str(folder)
-    )
+    # As served: not testing, so the secret key is generated into the instance folder.
+    app = create_app({"DATABASE_URL": f"sqlite:///{path}"}, instance_path=str(folder))
     assert app.config.get("WTF_CSRF_ENABLED", True)
     server: BaseWSGIServer = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
