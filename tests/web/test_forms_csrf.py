@@ -1,0 +1,209 @@
+"""Every form of every page carries a CSRF token, and a post without one changes nothing.
+
+The pages are crawled from the home page, with evenings of every game in every state
+(played, corrected, voided, ticked, closed), so a page or form added later is checked
+without anyone remembering to list it here. The crawl must reach every page route and
+every form target, or the test says which one it missed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+from urllib.parse import urljoin, urlsplit
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from scorekeeper import create_app, operations, ticks
+from scorekeeper.extensions import db
+from tests.conftest import PLAYERS4, PLAYERS5
+from tests.test_security import inline_code
+
+#: Files, not pages: linked from the pages, but they hold no forms.
+DOWNLOAD_SUFFIXES = (".pdf", ".csv", ".json", ".zip")
+
+
+@pytest.fixture
+def app(tmp_path: Path, migrated_db: Path) -> Iterator[Flask]:
+    """The app with CSRF protection on, as at the table."""
+    path = tmp_path / "csrf.sqlite"
+    path.write_bytes(migrated_db.read_bytes())
+    app = create_app(
+        {"TESTING": True, "DATABASE_URL": f"sqlite:///{path}", "SECRET_KEY": "test"},
+        instance_path=str(tmp_path),
+    )
+    assert app.config.get("WTF_CSRF_ENABLED", True)
+    yield app
+    with app.app_context():
+        db.session.remove()
+        db.engine.dispose()
+
+
+class Page(HTMLParser):
+    """The links and forms of one page."""
+
+    def __init__(self, url: str) -> None:
+        super().__init__()
+        self.url = url
+        self.links: list[str] = []
+        self.forms: list[dict[str, Any]] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        found = {name: value or "" for name, value in attrs}
+        if tag == "a" and "href" in found:
+            self.links.append(urljoin(self.url, found["href"]))
+        elif tag == "form":
+            action = urljoin(self.url, found.get("action") or self.url)
+            targets = [action]
+            if "data-preview" in found:  # the live preview posts the same form there
+                targets.append(urljoin(self.url, found["data-preview"]))
+            self.forms.append(
+                {"method": found.get("method", "get").lower(), "targets": targets, "fields": {}}
+            )
+        elif tag in {"input", "select", "textarea", "button"} and self.forms and "name" in found:
+            self.forms[-1]["fields"].setdefault(found["name"], found.get("value", ""))
+
+
+def seed(client: FlaskClient, app: Flask) -> list[str]:
+    """Evenings of every game in every state; returns pages reached only after an action."""
+
+    def api(method: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
+        response = client.open(f"/api/v1{path}", method=method, json=body)
+        assert response.status_code < 300, response.json
+        return dict(response.json)
+
+    troggen = api("POST", "/evenings", {"game": "troggen", "players": PLAYERS5})["id"]
+    api(
+        "POST",
+        f"/evenings/{troggen}/hands",
+        {"contract": "einfach", "bidder": "Anna", "partner": "Dora", "points": 30},
+    )
+    api(
+        "POST",
+        f"/evenings/{troggen}/hands",
+        {
+            "contract": "misere",
+            "points": {"Anna": 8, "Bert": 20, "Clara": 12, "Dora": 15, "Emil": 12},
+        },
+    )
+    api("DELETE", f"/evenings/{troggen}/hands/2", {"reason": "falsch gezählt"})
+    api("POST", f"/evenings/{troggen}/seating", {"players": PLAYERS4})
+    doppen = api("POST", "/evenings", {"game": "doppen", "players": ["Anne", "Bert", "Clara"]})
+    api(
+        "POST",
+        f"/evenings/{doppen['id']}/hands",
+        {"contract": "dreier", "soloist": "Anne", "points": 41},
+    )
+    visp = api("POST", "/evenings", {"game": "troggu", "players": PLAYERS4})["id"]
+    api("POST", f"/evenings/{visp}/hands", {"contract": "normal", "declarer": "Anna", "points": 70})
+    striche = api(
+        "POST", "/evenings", {"game": "troggu", "variant": "eisten-stalden", "players": PLAYERS4}
+    )["id"]
+    api("POST", f"/evenings/{striche}/hands", {"team": ["Anna", "Bert"], "points": 61})
+    closed = api("POST", "/evenings", {"game": "troggen", "players": PLAYERS4})["id"]
+    api("POST", f"/evenings/{closed}/close", {})
+    with app.app_context():
+        evening = operations.get_evening(troggen)
+        assert evening is not None
+        first = operations.view(evening).settlement().transfers[0]
+        ticks.tick(evening, first.source, first.target, first.amount)
+        db.session.commit()
+    # The Undo button shows only right after a hand was saved.
+    return [f"/evenings/{troggen}?saved=1", f"/evenings/{visp}?saved=1"]
+
+
+def crawl(client: FlaskClient, starts: list[str]) -> dict[str, Page]:
+    """Every page reachable from ``starts`` by links, by path."""
+    seen: dict[str, Page] = {}
+    queue = list(starts)
+    while queue:
+        url = queue.pop(0)
+        if url in seen:
+            continue
+        response = client.get(url, headers={"Accept-Language": "de"})
+        assert response.status_code == 200, (url, response.status_code)
+        assert response.mimetype == "text/html", url
+        page = Page(url)
+        page.feed(response.text)
+        seen[url] = page
+        assert inline_code(response.text) == [], url
+        for link in page.links:
+            parts = urlsplit(link)
+            if parts.netloc not in {"", "localhost"} or parts.path.startswith(
+                ("/api/", "/static/")
+            ):
+                continue
+            target = parts.path + (f"?{parts.query}" if parts.query else "")
+            if not parts.path.endswith(DOWNLOAD_SUFFIXES) and target not in seen:
+                queue.append(target)
+    return seen
+
+
+def endpoint(app: Flask, url: str, method: str) -> str:
+    """The view that answers ``url``."""
+    adapter = app.url_map.bind("localhost")
+    return str(adapter.match(urlsplit(url).path, method=method.upper())[0])
+
+
+def page_endpoints(app: Flask, method: str) -> set[str]:
+    """The endpoints of pages (not the API, static files or downloads) for ``method``."""
+    return {
+        rule.endpoint
+        for rule in app.url_map.iter_rules()
+        if method in (rule.methods or ())
+        and not rule.rule.startswith(("/api/", "/static/"))
+        and not rule.rule.endswith(DOWNLOAD_SUFFIXES)
+    }
+
+
+@pytest.fixture
+def pages(app: Flask, client: FlaskClient) -> dict[str, Page]:
+    """Every page of a well-used installation."""
+    return crawl(client, ["/", *seed(client, app)])
+
+
+def test_every_page_is_reached(app: Flask, pages: dict[str, Page]) -> None:
+    reached = {endpoint(app, url, "get") for url in pages}
+    assert page_endpoints(app, "GET") - reached == set()
+
+
+def test_every_post_form_carries_a_token(app: Flask, pages: dict[str, Page]) -> None:
+    posted: set[str] = set()
+    for url, page in pages.items():
+        for form in page.forms:
+            if form["method"] != "post":
+                continue
+            assert form["fields"].get("csrf_token"), (url, form["targets"])
+            posted |= {endpoint(app, target, "post") for target in form["targets"]}
+    assert page_endpoints(app, "POST") - posted == set()
+
+
+def test_a_post_without_token_is_refused_and_changes_nothing(
+    app: Flask,
+    client: FlaskClient,
+    pages: dict[str, Page],
+    snapshot: Callable[[], dict[str, list[tuple[Any, ...]]]],
+) -> None:
+    forms = {}
+    for page in pages.values():
+        for form in page.forms:
+            if form["method"] == "post":
+                for target in form["targets"]:
+                    forms.setdefault(endpoint(app, target, "post"), (target, form["fields"]))
+    before = snapshot()
+    for name, (target, fields) in sorted(forms.items()):
+        data = {k: v for k, v in fields.items() if k != "csrf_token"}
+        response = client.post(target, data=data, headers={"Accept-Language": "en"})
+        assert response.status_code == 400, name
+        assert "Nothing was saved" in response.text, name
+    assert snapshot() == before
+
+
+def test_the_token_on_the_page_is_accepted(client: FlaskClient, pages: dict[str, Page]) -> None:
+    form = next(f for f in pages["/"].forms if f["method"] == "post")
+    response = client.post(form["targets"][0], data=form["fields"])
+    assert response.status_code == 303
