@@ -27,10 +27,12 @@ from scorekeeper.models import (
 from scorekeeper.rules import get_variant
 from scorekeeper.rules.base import InvalidInputError, InvalidSettingsError, Message, msg
 from scorekeeper.rules.options import parse_options
-from scorekeeper.validation import name_key
+from scorekeeper.validation import NAME_LENGTH, name_key
 
 FORMAT = "scorekeeper-evening"
 VERSION = 1
+#: How much of a revision's ``source`` is kept (its column's width).
+SOURCE_LENGTH = 40
 
 
 def stamp(value: datetime) -> str:
@@ -96,8 +98,9 @@ def _fail(message: Message) -> ArchiveError:
     return ArchiveError({"file": (message,)})
 
 
-#: Numbers (hand numbers, versions) must fit the database's 64-bit integers.
-INT_RANGE = range(-(2**63), 2**63)
+#: Numbers (hand numbers, versions) count from 1 and must fit every database's integers
+#: (PostgreSQL's are 32 bits).
+NUMBER_RANGE = range(1, 2**31)
 
 
 def _need(data: object, key: str, kind: type | tuple[type, ...], where: str) -> Any:
@@ -106,7 +109,7 @@ def _need(data: object, key: str, kind: type | tuple[type, ...], where: str) -> 
     if (
         not isinstance(value, kind)
         or (isinstance(value, bool) and kind is not bool)
-        or (isinstance(value, int) and value not in INT_RANGE)
+        or (kind is int and value not in NUMBER_RANGE)
     ):
         raise _fail(msg("The file is damaged: {where} has no valid {key}.", where=where, key=key))
     return value
@@ -151,6 +154,8 @@ def _build(data: object, source: str) -> Evening:
 
     def person(name: str) -> Player:
         # Rows are not flushed while the archive is read, so each name is looked up once.
+        if not name.strip() or len(name.strip()) > NAME_LENGTH:
+            raise _fail(msg("The file is damaged: a player's name is not valid."))
         key = name_key(name)
         if key not in people:
             people[key] = operations.player_named(name)
@@ -212,7 +217,7 @@ def _build(data: object, source: str) -> Evening:
                 version=_need(raw, "version", int, "a settings revision"),
                 settings=_need(raw, "settings", Mapping, "a settings revision"),
                 at=_time(raw.get("at"), "a settings revision"),
-                source=str(raw.get("source") or ""),
+                source=str(raw.get("source") or "")[:SOURCE_LENGTH],
             )
         )
     evening.version = max((r.version for r in evening.revisions), default=1)
@@ -251,7 +256,7 @@ def _import_hand(evening: Evening, raw: object, person: Callable[[str], Player])
                 if isinstance(rev.get("void_reason"), str)
                 else None,
                 at=_time(rev.get("at"), where),
-                source=str(rev.get("source") or ""),
+                source=str(rev.get("source") or "")[:SOURCE_LENGTH],
             )
         )
     hand.version = max(r.version for r in hand.revisions)

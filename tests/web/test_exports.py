@@ -239,6 +239,13 @@ def damaged(archive: dict[str, Any]) -> list[tuple[str, dict[str, Any] | list[in
         ("dealer not seated", changed(["hands", 0, "dealer"], "Zora")),
         ("no seating", changed(["seatings"], [])),
         ("bad time", changed(["hands", 0, "created_at"], "yesterday")),
+        ("hand not an object", changed(["hands", 0], "hand 1")),
+        ("revision not an object", changed(["hands", 0, "revisions", 0], None)),
+        ("seating not an object", changed(["seatings", 0], 1)),
+        ("settings revision not an object", changed(["settings_revisions", 0], [])),
+        ("number beyond the database", changed(["hands", 0, "number"], 10**20)),
+        ("version zero", changed(["hands", 0, "revisions", 0, "version"], 0)),
+        ("dealer name far too long", changed(["hands", 0, "dealer"], "Z" * 300)),
     ]
 
 
