@@ -27,7 +27,7 @@ from scorekeeper.models import (
 from scorekeeper.rules import get_variant
 from scorekeeper.rules.base import InvalidInputError, InvalidSettingsError, Message, msg
 from scorekeeper.rules.options import parse_options
-from scorekeeper.validation import NAME_LENGTH, name_key
+from scorekeeper.validation import LANGUAGES, NAME_LENGTH, name_key
 
 FORMAT = "scorekeeper-evening"
 VERSION = 1
@@ -220,6 +220,13 @@ def _build(data: object, source: str) -> Evening:
                 source=str(raw.get("source") or "")[:SOURCE_LENGTH],
             )
         )
+    latest = max(evening.revisions, key=lambda r: r.version, default=None)
+    if latest is not None:
+        # The archive's head has no language or closing; its newest settings hold both.
+        if latest.settings.get("language") in LANGUAGES:
+            evening.language = latest.settings["language"]
+        if latest.settings.get("closed") is True:
+            evening.closed_at = latest.at
     evening.version = max((r.version for r in evening.revisions), default=1)
     evening.revisions.append(
         EveningRevision(

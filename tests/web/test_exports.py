@@ -205,6 +205,21 @@ def test_export_then_import_gives_the_same_ledger_and_settlement(
     assert [r["input"]["points"] for r in revisions] == [20, 21]
 
 
+def test_an_imported_evening_keeps_its_language_and_closing(
+    client: FlaskClient, create_evening: Callable[..., int]
+) -> None:
+    english = create_evening(language="en")
+    client.post(f"/api/v1/evenings/{english}/close")
+    archive = client.get(f"/api/v1/evenings/{english}/export").json
+    copy = client.post("/api/v1/evenings/import", json=archive).json
+    assert copy["language"] == "en"
+    assert copy["closed"] is True
+    reopened = client.post(f"/api/v1/evenings/{english}/reopen").json
+    archive = client.get(f"/api/v1/evenings/{english}/export").json
+    assert client.post("/api/v1/evenings/import", json=archive).json["closed"] is False
+    assert reopened["closed"] is False
+
+
 def test_import_page_takes_an_uploaded_file(client: FlaskClient, evening: int) -> None:
     data = client.get(f"/evenings/{evening}/export.json").data
     response = client.post(
