@@ -50,6 +50,8 @@ def create_app(
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_SECURE=False,
+        # Uploads (an archive, a backup) and API bodies: far more than years of evenings.
+        MAX_CONTENT_LENGTH=100 * 1024 * 1024,
     )
     app.config.from_pyfile("config.py", silent=True)
     app.config.from_prefixed_env("SCOREKEEPER")
@@ -105,6 +107,7 @@ def register_blueprints(app: Flask) -> None:
     from scorekeeper.blueprints import (
         access_pages,
         api,
+        backups,
         errors,
         evenings,
         exports,
@@ -134,6 +137,7 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(settlement.bp)
     app.register_blueprint(exports.bp)
     app.register_blueprint(tools.bp)
+    app.register_blueprint(backups.bp)
     errors.register(app)
 
 

@@ -3,15 +3,20 @@
 from __future__ import annotations
 
 import json
+from datetime import datetime
+from pathlib import Path
+from zoneinfo import ZoneInfo
 
 import click
-from flask import Flask
+from flask import Flask, current_app
 from flask.cli import with_appcontext
+from flask_migrate import upgrade
 from sqlalchemy import select
 
-from scorekeeper import operations, serialize
+from scorekeeper import MIGRATIONS, backup, operations, serialize
 from scorekeeper.extensions import db
 from scorekeeper.models import Evening
+from scorekeeper.rules.base import InvalidInputError
 
 
 @click.command("recompute")
@@ -45,7 +50,87 @@ def show_evening(evening_id: int) -> None:
     click.echo(json.dumps(serialize.evening_json(operations.view(evening)), indent=2))
 
 
+def local_now() -> datetime:
+    """Now on the clock of the hall (the app's time zone), for file names people read."""
+    return datetime.now(ZoneInfo(current_app.config["BABEL_DEFAULT_TIMEZONE"]))
+
+
+@click.command("backup")
+@click.argument("folder", required=False, type=click.Path(file_okay=False, path_type=Path))
+@with_appcontext
+def backup_command(folder: Path | None) -> None:
+    """Write a backup of every evening into FOLDER (default: instance/backups).
+
+    Safe while the server runs: the evenings as JSON and, for SQLite, the database file,
+    both from the same moment.
+    """
+    folder = folder or Path(current_app.instance_path) / "backups"
+    now = local_now()
+    files = backup.write_backup(folder, now)
+    click.echo(f"{files.count} evenings written to {files.evenings}")
+    if files.database is not None:
+        click.echo(f"The SQLite database copied to {files.database}")
+    else:
+        click.echo(backup.pg_dump_advice(db.engine.url, folder, now))
+
+
+@click.command("restore")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--yes", is_flag=True, help="Replace the database without asking.")
+@with_appcontext
+def restore_command(file: Path, yes: bool) -> None:
+    """Restore FILE: a backup's .json or .zip, or its .sqlite database file.
+
+    A .json or .zip adds the evenings that are not here yet; evenings already here stay
+    as they are. A .sqlite file replaces the whole database: stop the server first.
+    """
+    with file.open("rb") as handle:
+        head = handle.read(len(backup.SQLITE_MAGIC))
+    try:
+        if head == backup.SQLITE_MAGIC:
+            replace_database(file, yes=yes)
+            return
+        restored = backup.restore_evenings(backup.read_backup(file.read_bytes()))
+    except InvalidInputError as error:
+        db.session.rollback()
+        problems = [m.render() for messages in error.errors.values() for m in messages]
+        raise click.ClickException(" ".join(problems) + " Nothing was changed.") from error
+    db.session.commit()
+    click.echo(
+        f"{len(restored.imported)} evenings restored; {restored.already_there} were already "
+        "here and stay as they are."
+    )
+
+
+def replace_database(file: Path, *, yes: bool) -> None:
+    """Replace the SQLite database by a backup's copy, keeping the current one beside it."""
+    target = backup.database_file()
+    if target is None:
+        raise click.ClickException(
+            "This installation does not keep its evenings in a SQLite file. Restore the "
+            "backup's .json file instead (or a pg_dump copy with pg_restore)."
+        )
+    if file.resolve() == target.resolve():
+        raise click.ClickException("This is the database in use, not a backup of it.")
+    revision = backup.check_sqlite_backup(file, MIGRATIONS)
+    safety = target.parent / "backups" / f"before-restore-{local_now():%Y-%m-%d-%H%M%S}.sqlite"
+    if not yes:
+        click.confirm(
+            f"Stop the Scorekeeper server first. This replaces every evening in {target} by "
+            f"those in {file}; the current database is kept as {safety}. Go on?",
+            abort=True,
+        )
+    backup.replace_sqlite(file, safety)
+    upgrade(directory=str(MIGRATIONS))
+    click.echo(
+        f"The database was replaced by {file} (schema {revision}, brought up to date). The "
+        f"previous one is kept as {safety}. Start the server again."
+    )
+
+
 def register(app: Flask) -> None:
     """Add the commands to ``flask``."""
     app.cli.add_command(recompute)
     app.cli.add_command(show_evening)
+    app.cli.add_command(backup_command)
+    app.cli.add_command(restore_command)

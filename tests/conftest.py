@@ -18,6 +18,9 @@ from scorekeeper.extensions import db
 PLAYERS4 = ["Anna", "Bert", "Clara", "Dora"]
 PLAYERS5 = ["Anna", "Bert", "Clara", "Dora", "Emil"]
 
+#: Makes another installation, e.g. to restore a backup into.
+Fresh = Callable[[], Flask]
+
 
 @pytest.fixture(scope="session")
 def migrated_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
@@ -51,6 +54,29 @@ def app(tmp_path: Path, migrated_db: Path) -> Iterator[Flask]:
     with app.app_context():
         db.session.remove()
         db.engine.dispose()
+
+
+@pytest.fixture
+def fresh(tmp_path: Path, migrated_db: Path) -> Iterator[Fresh]:
+    """Make another installation: its own instance folder and empty database."""
+    apps: list[Flask] = []
+
+    def make() -> Flask:
+        folder = tmp_path / f"fresh-{len(apps)}"
+        folder.mkdir()
+        shutil.copy(migrated_db, folder / "scorekeeper.sqlite")
+        app = create_app(
+            {"TESTING": True, "SECRET_KEY": "test", "WTF_CSRF_ENABLED": False},
+            instance_path=str(folder),
+        )
+        apps.append(app)
+        return app
+
+    yield make
+    for app in apps:
+        with app.app_context():
+            db.session.remove()
+            db.engine.dispose()
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ from urllib.parse import quote
 from flask import Flask, Response, flash, jsonify, redirect, render_template, request, url_for
 from flask_babel import gettext
 from flask_wtf.csrf import CSRFError
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from scorekeeper import serialize
 from scorekeeper.access import AccessDeniedError, TooManyAttemptsError
@@ -144,6 +144,17 @@ def register(app: Flask) -> None:
             "go back, reload the page and enter it again."
         )
         return render_template("errors/500.html", message=message), 400
+
+    @app.errorhandler(RequestEntityTooLarge)
+    def too_large(_error: RequestEntityTooLarge) -> Response | tuple[str, int]:
+        db.session.rollback()
+        limit = (app.config["MAX_CONTENT_LENGTH"] or 0) // (1024 * 1024)
+        message = gettext(
+            "This file is too large: at most %(mb)s MB can be sent. Nothing was saved.", mb=limit
+        )
+        if wants_json():
+            return json_error(413, "body", message)
+        return render_template("errors/500.html", message=message), 413
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException) -> Response | tuple[str, int]:
