@@ -1,0 +1,140 @@
+"""Evenings stored under the first schema survive every migration with the same ledgers.
+
+The facts of evenings of every game are written with plain SQL into a database at
+migration 0001, the data that later schemas added (ticks, language, closing) at the step
+that added it; then the database is upgraded to the newest schema. Every evening must then
+replay to exactly the ledger and settlement the current code computes when the same hands
+are recorded through the API into a fresh database.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from flask_migrate import downgrade, upgrade
+from sqlalchemy import text
+from sqlalchemy.exc import IntegrityError
+
+from scorekeeper import MIGRATIONS, create_app
+from scorekeeper.extensions import db
+from tests.played import play, results
+
+#: The first schema's tables, parents before children.
+FIRST_TABLES = [
+    "player",
+    "evening",
+    "evening_revision",
+    "seating",
+    "seat",
+    "hand",
+    "hand_revision",
+    "idempotent_response",
+]
+
+
+def columns(connection: sqlite3.Connection, table: str) -> list[str]:
+    """The columns ``table`` has in the schema ``connection`` is at."""
+    return [row[1] for row in connection.execute(f"PRAGMA table_info({table})")]
+
+
+def copy_rows(source: Path, target: Path, table: str) -> int:
+    """Insert every row of ``table`` from ``source`` into ``target``, with SQL only, in the
+    columns the target's schema has."""
+    with sqlite3.connect(source) as old, sqlite3.connect(target) as new:
+        names = columns(new, table)
+        rows = old.execute(f"SELECT {', '.join(names)} FROM {table}").fetchall()
+        marks = ", ".join("?" for _ in names)
+        new.executemany(f"INSERT INTO {table} ({', '.join(names)}) VALUES ({marks})", rows)
+    old.close()
+    new.close()
+    return len(rows)
+
+
+@pytest.fixture
+def expected(client: FlaskClient) -> dict[str, dict[str, Any]]:
+    """Evenings of every game recorded through the API into a fresh database."""
+    play(client)
+    return results(client)
+
+
+@pytest.fixture
+def old_app(tmp_path: Path) -> Iterator[Flask]:
+    """An app on an empty database that migrates only when told to."""
+    app = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "test",
+            "DATABASE_URL": f"sqlite:///{tmp_path / 'old.sqlite'}",
+            "AUTO_MIGRATE": False,
+        },
+        instance_path=str(tmp_path / "old"),
+    )
+    yield app
+    with app.app_context():
+        db.session.remove()
+        db.engine.dispose()
+
+
+def fill_step_by_step(app: Flask, source: Path, target: Path) -> None:
+    """Write the facts of ``source`` into ``target`` as each schema version held them."""
+    with app.app_context():
+        upgrade(directory=str(MIGRATIONS), revision="0001")
+        assert sum(copy_rows(source, target, t) for t in FIRST_TABLES) > 0
+        upgrade(directory=str(MIGRATIONS), revision="0002")
+        assert copy_rows(source, target, "settlement_tick") == 1
+        upgrade(directory=str(MIGRATIONS), revision="0003")
+        with sqlite3.connect(source) as old, sqlite3.connect(target) as new:
+            rows = old.execute("SELECT language, closed_at, id FROM evening").fetchall()
+            new.executemany("UPDATE evening SET language = ?, closed_at = ? WHERE id = ?", rows)
+        old.close()
+        new.close()
+        upgrade(directory=str(MIGRATIONS))
+        db.engine.dispose()
+
+
+def without_later_data(found: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Results without what only later schemas store (a downgrade drops it)."""
+    out = {}
+    for key, value in found.items():
+        evening = {k: v for k, v in value["evening"].items() if k not in {"language", "closed"}}
+        out[key] = {**value, "evening": evening}
+    return out
+
+
+def test_evenings_from_the_first_schema_replay_the_same_after_every_migration(
+    app: Flask, expected: dict[str, Any], old_app: Flask, tmp_path: Path
+) -> None:
+    source = Path(app.config["DATABASE_URL"].removeprefix("sqlite:///"))
+    target = tmp_path / "old.sqlite"
+    fill_step_by_step(old_app, source, target)
+    assert results(old_app.test_client()) == expected
+    with sqlite3.connect(target) as connection:
+        assert connection.execute("SELECT count(*) FROM settlement_tick").fetchone() == (1,)
+    connection.close()
+
+
+def test_downgrade_to_the_first_schema_and_back_keeps_every_ledger(
+    app: Flask, expected: dict[str, Any], old_app: Flask, tmp_path: Path
+) -> None:
+    source = Path(app.config["DATABASE_URL"].removeprefix("sqlite:///"))
+    fill_step_by_step(old_app, source, tmp_path / "old.sqlite")
+    with old_app.app_context():
+        downgrade(directory=str(MIGRATIONS), revision="0001")
+        upgrade(directory=str(MIGRATIONS))
+        db.engine.dispose()
+    assert without_later_data(results(old_app.test_client())) == without_later_data(expected)
+
+
+def test_foreign_keys_are_checked_again_after_the_start_up_migration(app: Flask) -> None:
+    """Migrations switch SQLite's foreign keys off; the app's connections need them on."""
+    with app.app_context():
+        assert db.session.execute(text("PRAGMA foreign_keys")).scalar() == 1
+        with pytest.raises(IntegrityError):
+            db.session.execute(text("INSERT INTO seat VALUES (99, 0, 99)"))
+        db.session.rollback()
