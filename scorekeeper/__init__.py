@@ -113,6 +113,7 @@ def register_blueprints(app: Flask) -> None:
         exports,
         guard,
         hands,
+        players,
         settlement,
         tables,
         tools,
@@ -138,6 +139,7 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(exports.bp)
     app.register_blueprint(tools.bp)
     app.register_blueprint(backups.bp)
+    app.register_blueprint(players.bp)
     errors.register(app)
 
 

@@ -10,13 +10,15 @@ from zoneinfo import ZoneInfo
 import click
 from flask import Flask, current_app
 from flask.cli import with_appcontext
+from flask_babel import force_locale
 from flask_migrate import upgrade
 from sqlalchemy import select
 
-from scorekeeper import MIGRATIONS, backup, operations, serialize
+from scorekeeper import LANGUAGES, MIGRATIONS, backup, operations, privacy, serialize
 from scorekeeper.extensions import db
-from scorekeeper.models import Evening
+from scorekeeper.models import Evening, Player
 from scorekeeper.rules.base import InvalidInputError
+from scorekeeper.validation import name_key
 
 
 @click.command("recompute")
@@ -128,9 +130,46 @@ def replace_database(file: Path, *, yes: bool) -> None:
     )
 
 
+@click.command("anonymise-player")
+@click.argument("name")
+@click.option(
+    "--language",
+    type=click.Choice(LANGUAGES),
+    default="de",
+    show_default=True,
+    help="Language of the neutral name (Gast 1, Guest 1).",
+)
+@click.option("--yes", is_flag=True, help="Do not ask before renaming.")
+@with_appcontext
+def anonymise_player(name: str, language: str, yes: bool) -> None:
+    """Replace the player NAME by a neutral name in every evening; amounts stay the same."""
+    player = db.session.scalars(select(Player).where(Player.name_key == name_key(name))).first()
+    if player is None:
+        raise click.ClickException(f"There is no player called {name}.")
+    old = player.name
+    if not yes:
+        click.confirm(
+            f"Replace {old} by a neutral name in every evening? This cannot be undone "
+            "(backups taken before keep the name).",
+            abort=True,
+        )
+    try:
+        with force_locale(language):
+            new = privacy.anonymise_player(player.id)
+    except privacy.AnonymiseError as error:
+        db.session.rollback()
+        raise click.ClickException(
+            f"{old} could not be anonymised without changing an amount of evening "
+            f"{error.args[0]}; nothing was changed."
+        ) from error
+    db.session.commit()
+    click.echo(f"{old} is now {new} in every evening.")
+
+
 def register(app: Flask) -> None:
     """Add the commands to ``flask``."""
     app.cli.add_command(recompute)
     app.cli.add_command(show_evening)
     app.cli.add_command(backup_command)
     app.cli.add_command(restore_command)
+    app.cli.add_command(anonymise_player)

@@ -193,6 +193,10 @@ def pages(seeded: Seeded) -> list[tuple[str, str]]:
         ("troggu-table", f"/evenings/{seeded.troggu}"),
         ("striche-table", f"/evenings/{seeded.striche}"),
         ("striche-settlement", f"/evenings/{seeded.striche}/settlement"),
+        ("backup", "/backup"),
+        ("restore", "/backup/restore"),
+        ("players", "/players"),
+        ("anonymise", "/players/1/anonymise"),
     ]
 
 

@@ -1,0 +1,87 @@
+"""The players page: everyone who has played here, and anonymising a guest on request.
+
+A guest who asks to be forgotten is found in the list; after a confirmation their name is
+replaced by a neutral one in every evening, with every amount unchanged.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, flash, redirect, render_template, url_for
+from flask_babel import gettext
+from werkzeug.wrappers import Response
+
+from scorekeeper import privacy
+from scorekeeper.extensions import db
+from scorekeeper.models import Player
+
+bp = Blueprint("players", __name__, url_prefix="/players")
+
+
+def may_manage_players() -> bool:
+    """Whether this caller may see every player and anonymise one.
+
+    The one place that decides it, for the pages and for the link on the home page. For now
+    it is everyone who reaches the app, like the evenings themselves; it is meant to follow
+    the installation PIN or the organiser's login once those exist.
+    """
+    return True
+
+
+@bp.before_request
+def only_for_those_allowed() -> None:
+    """Refuse the players' pages to a caller who may not manage players."""
+    if not may_manage_players():
+        abort(403)
+
+
+@bp.app_context_processor
+def offer_players() -> dict[str, object]:
+    """Let templates ask whether to show the way to the players page."""
+    return {"may_manage_players": may_manage_players}
+
+
+def load(player_id: int) -> Player:
+    """The player, or 404."""
+    player = db.session.get(Player, player_id)
+    if player is None:
+        abort(404)
+    return player
+
+
+@bp.get("")
+def index() -> str:
+    """Every player with their evenings, each with the way to anonymise them."""
+    return render_template("players/index.html", players=privacy.player_summaries())
+
+
+@bp.get("/<int:player_id>/anonymise")
+def confirm(player_id: int) -> str:
+    """Say what anonymising will do, and ask once more."""
+    player = load(player_id)
+    return render_template(
+        "players/anonymise.html",
+        player=player,
+        evenings=len(privacy.evenings_of(player_id)),
+        guest=privacy.guest_name(privacy.free_guest_number()),
+    )
+
+
+@bp.post("/<int:player_id>/anonymise")
+def anonymise(player_id: int) -> Response:
+    """Replace the player's name everywhere; then back to the list."""
+    old = load(player_id).name
+    try:
+        new = privacy.anonymise_player(player_id)
+    except privacy.AnonymiseError:
+        db.session.rollback()
+        flash(
+            gettext(
+                "%(name)s could not be anonymised without changing an amount, so nothing was "
+                "changed. Please report this.",
+                name=old,
+            )
+        )
+        return redirect(url_for("players.index"), 303)
+    db.session.commit()
+    flash(gettext("%(old)s is now called %(new)s in every evening.", old=old, new=new))
+    return redirect(url_for("players.index"), 303)
