@@ -18,9 +18,11 @@ from __future__ import annotations
 import io
 import json
 import os
+import shutil
 import sqlite3
 import tempfile
 import zipfile
+import zlib
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -68,7 +70,8 @@ def copy_sqlite(target: Path) -> None:
     """Copy the live SQLite database to ``target`` in one step of SQLite's backup API.
 
     One step reads the whole database under one read lock: a consistent snapshot, taken
-    while the server keeps recording hands (writers wait for it, never the other way).
+    while the server keeps recording hands (a hand being saved waits the few milliseconds
+    the copy takes, and a copy started during a save waits for it to finish).
     """
     raw = db.engine.raw_connection()
     try:
@@ -117,7 +120,7 @@ def snapshot() -> Iterator[tuple[Session, Path | None]]:
     For SQLite the database is copied first and read from the copy; elsewhere one
     repeatable-read transaction sees a single moment (``pg_dump`` copies the rest).
     """
-    if database_file() is None:
+    if db.engine.dialect.name != "sqlite":
         with Session(db.engine.execution_options(isolation_level="REPEATABLE READ")) as session:
             yield session, None
         return
@@ -146,7 +149,7 @@ def _publish(data: bytes | Path, target: Path) -> None:
     none, since it looks like one."""
     draft = target.with_name(f".{target.name}.part")
     if isinstance(data, Path):
-        draft.write_bytes(data.read_bytes())
+        shutil.copyfile(data, draft)
     else:
         draft.write_bytes(data)
     with draft.open("rb") as handle:
@@ -236,17 +239,18 @@ def read_backup(data: bytes) -> list[Mapping[str, Any]]:
 def _json_from_zip(data: bytes) -> bytes:
     """The ``evenings.json`` of a backup zip."""
     try:
-        with zipfile.ZipFile(io.BytesIO(data)) as z:
-            info = z.getinfo(JSON_NAME)
-            if info.file_size > MAX_JSON_BYTES:
-                raise _fail(msg("The file is damaged: its evenings are far too large."))
-            return z.read(info)
+        # Read no more than the limit, whatever the zip claims the file's size is.
+        with zipfile.ZipFile(io.BytesIO(data)) as z, z.open(JSON_NAME) as member:
+            data = member.read(MAX_JSON_BYTES + 1)
     except KeyError:
         raise _fail(
             msg("This zip file holds no evenings: it is not a Scorekeeper backup.")
         ) from None
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, OSError):
-        raise _fail(msg("The file is damaged: the zip file is incomplete.")) from None
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, zlib.error, NotImplementedError, OSError):
+        raise _fail(msg("The file is damaged: the zip file cannot be read.")) from None
+    if len(data) > MAX_JSON_BYTES:
+        raise _fail(msg("The file is damaged: its evenings are far too large."))
+    return data
 
 
 def identity(game: object, variant: object, created_at: object) -> tuple[str, str, str]:

@@ -18,6 +18,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from scorekeeper import backup
 from scorekeeper.blueprints import backups
 from tests.conftest import Fresh
 from tests.played import EVENINGS, play, results
@@ -116,12 +117,15 @@ def broken_backups(data: bytes) -> list[tuple[str, bytes, str]]:
     damaged = io.BytesIO()
     with zipfile.ZipFile(damaged, "w") as z:
         z.writestr("evenings.json", json.dumps(document))
+    start = 100  # past the first header: inside the compressed evenings
+    garbled = data[:start] + bytes(b ^ 0xFF for b in data[start : start + 64]) + data[start + 64 :]
     no_evenings = io.BytesIO()
     with zipfile.ZipFile(no_evenings, "w") as z:
         z.writestr("notes.txt", "Einkaufsliste")
     return [
         ("a photo", b"\xff\xd8\xff\xe0JFIF", "This file is not a Scorekeeper backup (not JSON)."),
-        ("cut short", data[: len(data) // 2], "The file is damaged: the zip file is incomplete."),
+        ("cut short", data[: len(data) // 2], "The file is damaged: the zip file cannot be read."),
+        ("garbled", garbled, "The file is damaged: the zip file cannot be read."),
         ("other zip", no_evenings.getvalue(), "This zip file holds no evenings"),
         ("database", database, "This is a database file."),
         ("other JSON", b'{"hello": "world"}', "This file is not a Scorekeeper backup."),
@@ -155,6 +159,17 @@ def test_a_damaged_file_is_refused_in_plain_words_and_changes_nothing(
         headers={"Accept-Language": "de"},
     )
     assert "keine Scorekeeper-Sicherung" in german.text
+
+
+def test_a_zip_that_unpacks_to_too_much_is_refused(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    play(client)
+    data = download(client)
+    monkeypatch.setattr(backup, "MAX_JSON_BYTES", 1000)
+    response = upload(client, data)
+    assert response.status_code == 422
+    assert "The file is damaged: its evenings are far too large." in response.text
 
 
 def test_a_file_too_large_is_refused_in_plain_words(app: Flask, client: FlaskClient) -> None:
