@@ -278,9 +278,7 @@ def main() -> None:
     """Print each round's draw, the standings page and the baselines, and the verdicts."""
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "bench.sqlite"
-        app = create_app(
-            {"DATABASE_URL": f"sqlite:///{path}", "SECRET_KEY": "bench"}, instance_path=folder
-        )
+        app = create_app({"DATABASE_URL": f"sqlite:///{path}"}, instance_path=folder)
         client = app.test_client()
         tid, draws = run_tournament(app, client)
         print(

@@ -1,14 +1,28 @@
 """The content security policy as a real browser applies it: it blocks injected inline
-code, and nothing of the app's own pages trips over it."""
+code, and nothing of the app's own pages (evenings and tournaments) trips over it."""
 
 from __future__ import annotations
 
-from playwright.sync_api import ConsoleMessage, expect
+import re
 
-from tests.browser.conftest import LANDSCAPE, OpenPage
+from playwright.sync_api import ConsoleMessage, Page, expect
+
+from tests.browser.conftest import LANDSCAPE, LiveServer, OpenPage
 
 # The accessibility checks' evenings of every game, shared rather than built twice.
 from tests.browser.test_accessibility import Seeded, pages, seeded  # noqa: F401
+
+
+def listen(page: Page) -> list[str]:
+    """What the browser refuses on ``page`` under the policy, from now on."""
+    refused: list[str] = []
+
+    def heard(message: ConsoleMessage) -> None:
+        if "Content Security Policy" in message.text:
+            refused.append(f"{page.url}: {message.text}")
+
+    page.on("console", heard)
+    return refused
 
 
 def test_the_policy_blocks_inline_code_but_none_of_the_pages(
@@ -16,13 +30,7 @@ def test_the_policy_blocks_inline_code_but_none_of_the_pages(
     seeded: Seeded,  # noqa: F811
 ) -> None:
     page = open_page("de", LANDSCAPE)
-    refused: list[str] = []
-
-    def listen(message: ConsoleMessage) -> None:
-        if "Content Security Policy" in message.text:
-            refused.append(f"{page.url}: {message.text}")
-
-    page.on("console", listen)
+    refused = listen(page)
     page.goto("/")
     page.evaluate(
         """() => {
@@ -45,3 +53,47 @@ def test_the_policy_blocks_inline_code_but_none_of_the_pages(
     page.locator(".points-entry .keypad button[data-key='4']").tap()
     expect(page.locator("#preview .preview-title")).to_be_visible()  # fetched by the script
     assert refused == []
+
+
+def test_no_tournament_page_trips_over_the_policy(
+    open_page: OpenPage, live_server: LiveServer
+) -> None:
+    body = {
+        "name": "Turnier",
+        "game": "troggen",
+        "rounds": 2,
+        "deals_per_player": 1,
+        "password": "museum-2026",
+    }
+    tournament = int(live_server.api("POST", "/tournaments", body)["id"])
+    for name in ["Anna", "Bert", "Clara", "Dora", "Emil", "Frieda", "Gustav", "Hanna"]:
+        live_server.api("POST", f"/tournaments/{tournament}/entrants", {"name": name})
+    live_server.api("POST", f"/tournaments/{tournament}/rounds")
+    code = live_server.api("POST", f"/tournaments/{tournament}/rounds/1/start")["tables"][0]["code"]
+    laptop = open_page("de", LANDSCAPE)
+    refused = listen(laptop)
+    base = f"/tournaments/{tournament}"
+    laptop.goto(base)
+    laptop.locator("input[name=password]").fill("museum-2026")
+    laptop.locator("form button[type=submit].primary").tap()
+    expect(laptop).to_have_url(re.compile(rf"{base}$"))
+    for path in [
+        "/tournaments",
+        "/tournaments/new",
+        base,
+        f"{base}/players",
+        f"{base}/rounds/1",
+        f"{base}/standings",
+        f"{base}/screen",
+        f"{base}/log",
+        f"{base}/settings",
+        "/t",
+    ]:
+        laptop.goto(path)
+        laptop.wait_for_load_state("networkidle")
+    tablet = open_page("de", LANDSCAPE)
+    refused_at_table = listen(tablet)
+    tablet.goto(f"/t/{code}")
+    expect(tablet.locator("html")).to_have_class("js")
+    assert refused == []
+    assert refused_at_table == []

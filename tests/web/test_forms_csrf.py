@@ -1,9 +1,10 @@
 """Every form of every page carries a CSRF token, and a post without one changes nothing.
 
 The pages are crawled from the home page, with evenings of every game in every state
-(played, corrected, voided, ticked, closed), so a page or form added later is checked
-without anyone remembering to list it here. The crawl must reach every page route and
-every form target, or the test says which one it missed.
+(played, corrected, voided, ticked, closed) and tournaments before the draw, drawn, started
+and organised by someone else, so a page or form added later is checked without anyone
+remembering to list it here. The crawl must reach every page route and every form target,
+or the test says which one it missed.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from scorekeeper import create_app, operations, ticks
 from scorekeeper.extensions import db
 from tests.conftest import PLAYERS4, PLAYERS5
 from tests.test_security import inline_code
+from tests.web.tournament_support import NAMES, create_tournament, draw, register, start
 
 #: Files, not pages: linked from the pages, but they hold no forms.
 DOWNLOAD_SUFFIXES = (".pdf", ".csv", ".json", ".zip")
@@ -112,8 +114,19 @@ def seed(client: FlaskClient, app: Flask) -> list[str]:
         first = operations.view(evening).settlement().transfers[0]
         ticks.tick(evening, first.source, first.target, first.amount)
         db.session.commit()
-    # The Undo button shows only right after a hand was saved.
-    return [f"/evenings/{troggen}?saved=1", f"/evenings/{visp}?saved=1"]
+    # The organiser (this client) sees one tournament before its draw, one drawn and one
+    # started; a tournament organised by someone else asks for the login.
+    for state in ("set up", "drawn", "started"):
+        tournament = create_tournament(client, name=f"Turnier {state}")
+        register(client, tournament, NAMES[:8])
+        if state != "set up":
+            draw(client, tournament)
+        if state == "started":
+            code = start(client, tournament, 1)["tables"][0]["code"]
+    create_tournament(app.test_client(), name="Turnier von jemand anderem")
+    # The Undo button shows only right after a hand was saved; a table's code is printed
+    # on its card, not linked; the PIN's page is where a locked installation sends you.
+    return [f"/evenings/{troggen}?saved=1", f"/evenings/{visp}?saved=1", f"/t/{code}", "/unlock"]
 
 
 def crawl(client: FlaskClient, starts: list[str]) -> dict[str, Page]:
@@ -124,12 +137,14 @@ def crawl(client: FlaskClient, starts: list[str]) -> dict[str, Page]:
         url = queue.pop(0)
         if url in seen:
             continue
-        response = client.get(url, headers={"Accept-Language": "de"})
+        response = client.get(url, headers={"Accept-Language": "de"}, follow_redirects=True)
         assert response.status_code == 200, (url, response.status_code)
         assert response.mimetype == "text/html", url
-        page = Page(url)
+        page = Page(response.request.path)  # links and forms are relative to where it ended
         page.feed(response.text)
         seen[url] = page
+        if response.request.path != urlsplit(url).path:  # a login, a table opened by code
+            seen.setdefault(response.request.path, page)
         assert inline_code(response.text) == [], url
         for link in page.links:
             parts = urlsplit(link)
