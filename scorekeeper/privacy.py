@@ -209,7 +209,9 @@ def anonymise_player(player_id: int) -> str:
     the caller rolls back) if any evening's amounts would differ afterwards.
 
     This is the one place that knows where names are kept: whatever else comes to store a
-    person's name (a tournament's entrants, say) is renamed here as well.
+    person's name is renamed here as well. Not yet covered: a tournament's ``Entrant.name``
+    (from which the next round's tables take their players' names) and the names in its
+    log (``TournamentEvent.detail``).
     """
     player = db.session.get(Player, player_id)
     if player is None:
