@@ -222,7 +222,10 @@ def read_backup(data: bytes) -> list[Mapping[str, Any]]:
         data = _json_from_zip(data)
     try:
         document = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError):
+        # Lone surrogates ("\ud800") parse, but are no text a database could store.
+        json.dumps(document, ensure_ascii=False).encode()
+    except (UnicodeError, ValueError, RecursionError):
+        # ValueError also covers numbers of thousands of digits; RecursionError deep nesting.
         raise _fail(msg("This file is not a Scorekeeper backup (not JSON).")) from None
     if isinstance(document, Mapping) and document.get("format") == archive.FORMAT:
         return [document]
