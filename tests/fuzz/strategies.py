@@ -325,6 +325,8 @@ def path_values(draw: st.DrawFn, world: World, rule: str) -> dict[str, str]:
         values["code"] = draw(code_values(world))
     if "lang" in arguments:
         values["lang"] = draw(st.sampled_from(["de", "en", "fr", "", "x" * 100, "%00"]))
+    if "player_id" in arguments:
+        values["player_id"] = draw(id_values(world.players))
     unknown = set(arguments) - set(values)
     assert not unknown, f"no values for the path arguments {sorted(unknown)} of {rule}"
     return values

@@ -28,6 +28,7 @@ from sqlalchemy import MetaData, Table, select
 
 from scorekeeper import create_app
 from scorekeeper.extensions import db
+from scorekeeper.models import Player
 
 Snapshot = dict[str, list[tuple[Any, ...]]]
 
@@ -235,6 +236,8 @@ class World:
     template: Path
     evenings: list[EveningInfo] = field(default_factory=list)
     tournaments: list[TournamentInfo] = field(default_factory=list)
+    #: The ids of the players (anonymising one is a page of its own).
+    players: list[int] = field(default_factory=list)
     #: caller -> the headers that make a request theirs
     callers: dict[str, dict[str, str]] = field(default_factory=dict)
     archives: list[dict[str, Any]] = field(default_factory=list)
@@ -419,6 +422,8 @@ def build(folder: Path) -> World:
         world.archives.append(
             _ok(organiser.get(f"/api/v1/evenings/{evening}/export", headers=headers))
         )
+    with app.app_context():
+        world.players = list(db.session.scalars(select(Player.id).order_by(Player.id)))
     world.forms = scrape_forms(world)
 
     with app.app_context():
@@ -430,7 +435,7 @@ def build(folder: Path) -> World:
 
 
 #: Addresses that are downloads, not pages with forms.
-NOT_PAGES = re.compile(r"\.(pdf|csv|json)$")
+NOT_PAGES = re.compile(r"\.(pdf|csv|json|zip)$")
 
 
 def page_addresses(world: World) -> list[str]:
@@ -489,6 +494,8 @@ def _rule_values(world: World, arguments: set[str]) -> list[dict[str, Any]]:
         return [{"code": world.tournaments[0].codes[0]}]
     if arguments == {"lang"}:
         return [{"lang": "de"}]
+    if arguments == {"player_id"}:
+        return [{"player_id": i} for i in world.players[:2]]
     raise AssertionError(f"no values to show a page with the arguments {sorted(arguments)}")
 
 
