@@ -471,6 +471,13 @@ def test_void_needs_a_reason_and_happens_once(
     response = client.delete(url, json={"reason": "  "})
     assert response.status_code == 422
     assert response.json["errors"]["reason"] == ["Say why the hand is voided."]
+    for reason, message in [
+        ("x" * 501, "This can be at most 500 characters long."),
+        ("mis\u0000dealt", "Text cannot contain the NUL character."),
+    ]:
+        response = client.delete(url, json={"reason": reason})
+        assert response.status_code == 422
+        assert response.json["errors"]["reason"] == [message]
     assert snapshot() == before
     assert client.delete(url, json={"reason": "wrong table"}).status_code == 200
     twice = client.delete(url, json={"reason": "again"})
