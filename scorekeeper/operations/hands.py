@@ -30,9 +30,7 @@ from scorekeeper.rules.base import (
     msg,
 )
 from scorekeeper.rules.rotation import seating_for
-from scorekeeper.validation import (
-    read_member,
-)
+from scorekeeper.validation import VOID_LENGTH, read_member, text_problem
 
 #: Keys of a hand body that belong to the shell, not to the variant's facts (``correction``:
 #: the organiser's reason for changing a closed tournament table).
@@ -179,8 +177,8 @@ def void_hand(
     reason = body.get("reason")
     if not isinstance(reason, str) or not reason.strip():
         errors.add("reason", msg("Say why the hand is voided."))
-    elif len(reason) > 500:
-        errors.add("reason", msg("This can be at most {n} characters long.", n=500))
+    elif (problem := text_problem(reason, VOID_LENGTH)) is not None:
+        errors.add("reason", problem)
     if "version" in body:
         check_version(body["version"], hand.version)
     errors.raise_if_any(InvalidHandError)
