@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
+import tempfile
 from pathlib import Path
 from typing import Any
 
 from flask import Flask, has_request_context, request, session
-from flask_migrate import upgrade
 
 from scorekeeper.extensions import babel, csrf, db, migrate
+from scorekeeper.schema import MIGRATIONS, upgrade_schema
 
-#: Alembic's scripts, beside the package in the checkout.
-MIGRATIONS = Path(__file__).resolve().parent.parent / "migrations"
 LANGUAGES = ("de", "en")
 
 
@@ -22,8 +22,13 @@ def create_app(
 ) -> Flask:
     """Build the app: defaults, ``instance/config.py``, ``SCOREKEEPER_*`` env, test config.
 
-    The database is brought to the current schema on start, so nobody migrates by hand.
+    The database is brought to the current schema on start, so nobody migrates by hand;
+    a server that starts several workers does it once before and turns ``AUTO_MIGRATE`` off.
+    The instance folder (config, secret key, SQLite file) is ``instance/`` in the checkout
+    unless ``instance_path`` or ``SCOREKEEPER_INSTANCE_PATH`` names another.
     """
+    if instance_path is None and os.environ.get("SCOREKEEPER_INSTANCE_PATH"):
+        instance_path = os.path.abspath(os.environ["SCOREKEEPER_INSTANCE_PATH"])
     app = Flask(
         __name__,
         instance_path=instance_path,
@@ -58,18 +63,28 @@ def create_app(
     register_filters(app)
     register_commands(app)
     if app.config["AUTO_MIGRATE"]:
-        with app.app_context():
-            upgrade(directory=str(MIGRATIONS))
+        upgrade_schema(app)
     return app
 
 
 def instance_secret(instance: Path) -> str:
-    """The secret key kept in the instance folder, generated on the first start."""
+    """The secret key kept in the instance folder, generated on the first start.
+
+    Every worker of the server reads the same key, so a session cookie signed by one is
+    read by all. Workers starting together race to create it: the key is written to a
+    private temporary file that is then linked into place, so it appears whole or not at
+    all, and whoever comes second reads the winner's key.
+    """
     path = instance / "secret_key"
     if not path.exists():
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(fd, "w") as handle:
-            handle.write(secrets.token_hex(32))
+        fd, temporary = tempfile.mkstemp(dir=instance, prefix=".secret_key.")  # mode 0600
+        try:
+            with os.fdopen(fd, "w") as handle:
+                handle.write(secrets.token_hex(32))
+            with contextlib.suppress(FileExistsError):  # another worker's key stands
+                os.link(temporary, path)
+        finally:
+            os.unlink(temporary)
     return path.read_text().strip()
 
 
@@ -93,10 +108,10 @@ def register_extensions(app: Flask) -> None:
     babel.init_app(app, locale_selector=select_locale)
     csrf.init_app(app)
     if app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite"):
-        from scorekeeper.sqlite import enable_foreign_keys
+        from scorekeeper import sqlite
 
         with app.app_context():
-            enable_foreign_keys(db.engine)
+            sqlite.configure(db.engine)
 
 
 def register_blueprints(app: Flask) -> None:

@@ -1,17 +1,30 @@
-"""Command-line tools (``flask --app scorekeeper ...``); the schema migrates itself."""
+"""Command-line tools (``flask --app scorekeeper ...``)."""
 
 from __future__ import annotations
 
 import json
 
 import click
-from flask import Flask
+from flask import Flask, current_app
 from flask.cli import with_appcontext
 from sqlalchemy import select
 
 from scorekeeper import operations, serialize
 from scorekeeper.extensions import db
 from scorekeeper.models import Evening
+from scorekeeper.schema import upgrade_schema
+
+
+@click.command("migrate")
+@with_appcontext
+def migrate() -> None:
+    """Bring the database to the current schema, under the lock every process shares.
+
+    The server runs this once before its workers start, with ``SCOREKEEPER_AUTO_MIGRATE``
+    false, so that no worker upgrades the schema on its own.
+    """
+    upgrade_schema(current_app._get_current_object())  # type: ignore[attr-defined]
+    click.echo("The database schema is up to date.")
 
 
 @click.command("recompute")
@@ -47,5 +60,6 @@ def show_evening(evening_id: int) -> None:
 
 def register(app: Flask) -> None:
     """Add the commands to ``flask``."""
+    app.cli.add_command(migrate)
     app.cli.add_command(recompute)
     app.cli.add_command(show_evening)
