@@ -1,10 +1,11 @@
 """Writes that lose a race to another request are tried again from what is stored now.
 
-Two tablets can save at the same moment: both read the evening, both take the next hand
-number (or both change version 3 of a hand, or both send the same ``Idempotency-Key``),
-and the database's unique constraints let only one of them commit. The other gets an
-``IntegrityError``; rolled back and run again, it reads what the winner stored and decides
-anew: the next free number, a 409 for the stale version, the winner's stored answer.
+Writes to one evening wait for each other (``operations.lock_evening``), but some races
+are left: two new evenings naming the same new player, two requests with one
+``Idempotency-Key`` for the evening list, or a write whose lock was not taken. The
+database's unique constraints let only one of them commit; the other gets an
+``IntegrityError``, and rolled back and run again, it reads what the winner stored and
+decides anew: the player found, the winner's stored answer, a 409 for a stale version.
 """
 
 from __future__ import annotations
@@ -23,16 +24,12 @@ T = TypeVar("T")
 ATTEMPTS = 5
 
 
-def retrying(unit: Callable[[bool], T]) -> T:
-    """Run ``unit`` (which reads, writes and commits) until it commits.
-
-    ``unit`` is called with ``again=False`` first and ``again=True`` on every retry, when
-    whatever it loaded before is stale and must be loaded anew.
-    """
+def retrying(unit: Callable[[], T]) -> T:
+    """Run ``unit`` (which loads what it needs, writes and commits) until it commits."""
     attempt = 1
     while True:
         try:
-            return unit(attempt > 1)
+            return unit()
         except IntegrityError:
             db.session.rollback()
             if attempt == ATTEMPTS:

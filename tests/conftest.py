@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import shutil
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -77,17 +78,26 @@ def empty_tables(engine: Engine) -> None:
         connection.execute(text(f"TRUNCATE {quoted} RESTART IDENTITY CASCADE"))
 
 
-@pytest.fixture
-def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    """This test's own empty database, at the newest schema."""
+@contextmanager
+def fresh_database(request: pytest.FixtureRequest, folder: Path) -> Iterator[str]:
+    """An empty database at the newest schema, for as long as the block runs."""
     if SERVER_URL is None:
-        path = tmp_path / "test.sqlite"
+        path = folder / "test.sqlite"
         shutil.copy(request.getfixturevalue("migrated_db"), path)
         yield f"sqlite:///{path}"
         return
     engine: Engine = request.getfixturevalue("migrated_server")
-    yield SERVER_URL
-    empty_tables(engine)
+    try:
+        yield SERVER_URL
+    finally:
+        empty_tables(engine)
+
+
+@pytest.fixture
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """This test's own empty database, at the newest schema."""
+    with fresh_database(request, tmp_path) as url:
+        yield url
 
 
 @pytest.fixture

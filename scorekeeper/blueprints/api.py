@@ -60,25 +60,42 @@ def load(evening_id: int) -> Evening:
     return evening
 
 
-#: Makes the answer to a write (body, status, Location); called with ``again=True`` when it
-#: runs again after losing a race, and must then load anew what it read before.
-Handler = Callable[[bool], tuple[dict[str, Any], int, str | None]]
+def reload(evening_id: int) -> Evening:
+    """The evening or 404, as stored now: loaded again after its lock was taken."""
+    evening = operations.get_evening(evening_id, fresh=True)
+    if evening is None:
+        abort(404, description=gettext("There is no evening %(id)s.", id=evening_id))
+    return evening
 
 
-def idempotent(scope: str, handler: Handler) -> Response:
+def locked(evening_id: int) -> Evening:
+    """The evening or 404, once no other request is writing to it (for a write)."""
+    operations.lock_evening(evening_id)
+    return reload(evening_id)
+
+
+#: Makes the answer to a write: body, status, Location.
+Handler = Callable[[], tuple[dict[str, Any], int, str | None]]
+
+
+def idempotent(scope: str, handler: Handler, evening_id: int | None = None) -> Response:
     """Run ``handler`` once per ``Idempotency-Key``; a repeat gets the first answer back.
 
-    The answer is kept in the same transaction as the change, so two requests with one key
-    at the same moment cannot both commit: the loser runs again and finds the answer.
+    With ``evening_id`` the evening is locked first, so a repeat sent while the first
+    request is still at work waits for it and then finds its answer. The answer is kept
+    in the same transaction as the change, so two requests with one key cannot both
+    commit: the loser runs again and finds the answer.
     """
     key = request.headers.get("Idempotency-Key")
     if key is not None and len(key) > MAX_KEY_LENGTH:
         abort(400, description=gettext("The Idempotency-Key is too long."))
 
-    def unit(again: bool) -> Response:
+    def unit() -> Response:
+        if evening_id is not None:
+            operations.lock_evening(evening_id)
         if key and (stored := stored_answer(scope, key)) is not None:
             return reply(stored.body, stored.status, stored.location)
-        data, status, location = handler(again)
+        data, status, location = handler()
         if key:
             keep_answer(scope, key, status=status, body=data, location=location)
         db.session.commit()
@@ -121,7 +138,7 @@ def index() -> Response:
 def create() -> Response:
     """Create an evening."""
 
-    def handler(_again: bool) -> tuple[dict[str, Any], int, str | None]:
+    def handler() -> tuple[dict[str, Any], int, str | None]:
         evening = operations.create_evening(body(), source="api")
         data = serialize.evening_json(operations.view(evening))
         return data, 201, url_for("api.show", evening_id=evening.id)
@@ -139,8 +156,8 @@ def show(evening_id: int) -> Response:
 def update(evening_id: int) -> Response:
     """Correct an evening's settings, with the version read."""
 
-    def unit(_again: bool) -> Response:
-        evening = load(evening_id)
+    def unit() -> Response:
+        evening = locked(evening_id)
         try:
             operations.correct_evening(evening, body(), source="api")
         except StaleVersionError:
@@ -175,14 +192,13 @@ def evening_revisions(evening_id: int) -> Response:
 @bp.post("/evenings/<int:evening_id>/seating")
 def seating(evening_id: int) -> Response:
     """Change the table from the next hand on."""
-    evening = load(evening_id)
 
-    def handler(again: bool) -> tuple[dict[str, Any], int, str | None]:
-        current = load(evening_id) if again else evening
-        operations.change_seating(current, body(), source="api")
-        return serialize.evening_json(operations.view(current)), 200, None
+    def handler() -> tuple[dict[str, Any], int, str | None]:
+        evening = reload(evening_id)
+        operations.change_seating(evening, body(), source="api")
+        return serialize.evening_json(operations.view(evening)), 200, None
 
-    return idempotent(f"evening:{evening_id}", handler)
+    return idempotent(f"evening:{evening_id}", handler, evening_id)
 
 
 def hand_reply(current: EveningView, number: int) -> dict[str, Any]:
@@ -200,16 +216,15 @@ def hand_reply(current: EveningView, number: int) -> dict[str, Any]:
 @bp.post("/evenings/<int:evening_id>/hands")
 def record_hand(evening_id: int) -> Response:
     """Record the next hand."""
-    evening = load(evening_id)
 
-    def handler(again: bool) -> tuple[dict[str, Any], int, str | None]:
-        current = load(evening_id) if again else evening
-        hand = operations.record_hand(current, body(), source="api")
-        data = hand_reply(operations.view(current), hand.number)
+    def handler() -> tuple[dict[str, Any], int, str | None]:
+        evening = reload(evening_id)
+        hand = operations.record_hand(evening, body(), source="api")
+        data = hand_reply(operations.view(evening), hand.number)
         location = url_for("api.show_hand", evening_id=evening_id, number=hand.number)
         return data, 201, location
 
-    return idempotent(f"evening:{evening_id}", handler)
+    return idempotent(f"evening:{evening_id}", handler, evening_id)
 
 
 def find_or_404(evening: Evening, number: int) -> None:
@@ -230,8 +245,8 @@ def change_hand(evening_id: int, number: int, change: Callable[..., object]) -> 
     """Apply ``change`` (replace or void) to a hand; a stale version answers 409 with the
     hand as it is now, also when the other change committed while this one was working."""
 
-    def unit(_again: bool) -> Response:
-        evening = load(evening_id)
+    def unit() -> Response:
+        evening = locked(evening_id)
         find_or_404(evening, number)
         raw = body()
         key = "reason" if change is operations.void_hand else "correction"
@@ -321,8 +336,8 @@ def import_archive() -> Response:
 def set_closed(evening_id: int, closed: bool) -> Response:
     """Close or reopen; two tablets doing it at once both get the evening as it ends up."""
 
-    def unit(_again: bool) -> Response:
-        evening = operations.set_closed(load(evening_id), closed, source="api")
+    def unit() -> Response:
+        evening = operations.set_closed(locked(evening_id), closed, source="api")
         data = serialize.evening_json(operations.view(evening))
         db.session.commit()
         return jsonify(data)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from sqlalchemy import func, select
+from sqlalchemy import func, select, text
 from sqlalchemy.orm import selectinload
 
 from scorekeeper import ledger as ledger_mod
@@ -112,8 +112,28 @@ def summaries() -> list[EveningSummary]:
     return sorted(out, key=lambda s: (s.last_activity, s.evening.id), reverse=True)
 
 
-def get_evening(evening_id: int) -> Evening | None:
-    """An evening with its seatings and hands loaded in a few queries."""
+def lock_evening(evening_id: int) -> None:
+    """Wait until no other request is writing to the evening, and keep others waiting
+    until this transaction ends; then load the evening (``get_evening(..., fresh=True)``).
+
+    Two tablets saving at once are served one after the other: the second reads the hand
+    the first stored and takes the next number, instead of taking the same number and
+    losing at the commit, which under steady load can happen to one tablet again and again.
+    PostgreSQL locks the evening's row, so other evenings are written in parallel; SQLite
+    has one writer at a time anyway, and takes its write lock now (``BEGIN IMMEDIATE``)
+    rather than at the first write, after the reads it would then have to redo.
+    """
+    if db.session.get_bind().dialect.name == "sqlite":
+        db.session.execute(text("BEGIN IMMEDIATE"))
+    else:
+        db.session.execute(select(Evening.id).where(Evening.id == evening_id).with_for_update())
+
+
+def get_evening(evening_id: int, *, fresh: bool = False) -> Evening | None:
+    """An evening with its seatings and hands loaded in a few queries.
+
+    ``fresh`` reloads what this request loaded before (after taking the evening's lock).
+    """
     query = (
         select(Evening)
         .where(Evening.id == evening_id)
@@ -123,6 +143,8 @@ def get_evening(evening_id: int) -> Evening | None:
             selectinload(Evening.hands).selectinload(Hand.dealer),
         )
     )
+    if fresh:
+        query = query.execution_options(populate_existing=True)
     return db.session.scalars(query).one_or_none()
 
 
