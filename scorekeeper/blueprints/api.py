@@ -17,7 +17,7 @@ from scorekeeper import access, archive, operations, serialize
 from scorekeeper.blueprints import exports
 from scorekeeper.extensions import db
 from scorekeeper.idempotency import keep_answer, stored_answer
-from scorekeeper.models import Evening
+from scorekeeper.models import Evening, Hand
 from scorekeeper.openapi import spec
 from scorekeeper.operations import EveningView, StaleVersionError
 from scorekeeper.tournament.tables import correction_reason, note_correction
@@ -219,8 +219,8 @@ def record_hand(evening_id: int) -> Response:
 
     def handler() -> tuple[dict[str, Any], int, str | None]:
         evening = reload(evening_id)
-        hand = operations.record_hand(evening, body(), source="api")
-        data = hand_reply(operations.view(evening), hand.number)
+        hand, current = operations.record_hand(evening, body(), source="api")
+        data = hand_reply(current, hand.number)
         location = url_for("api.show_hand", evening_id=evening_id, number=hand.number)
         return data, 201, location
 
@@ -241,7 +241,9 @@ def show_hand(evening_id: int, number: int) -> Response:
     return jsonify(hand_reply(operations.view(evening), number)["hand"])
 
 
-def change_hand(evening_id: int, number: int, change: Callable[..., object]) -> Response:
+def change_hand(
+    evening_id: int, number: int, change: Callable[..., tuple[Hand, EveningView]]
+) -> Response:
     """Apply ``change`` (replace or void) to a hand; a stale version answers 409 with the
     hand as it is now, also when the other change committed while this one was working."""
 
@@ -252,13 +254,13 @@ def change_hand(evening_id: int, number: int, change: Callable[..., object]) -> 
         key = "reason" if change is operations.void_hand else "correction"
         correction = correction_reason(evening, raw.get(key)) if isinstance(raw, dict) else None
         try:
-            change(evening, number, raw, source="api", correction=correction)
+            _, current = change(evening, number, raw, source="api", correction=correction)
             if correction:
                 note_correction(evening, number, correction)
         except StaleVersionError:
             db.session.rollback()
             return reply(hand_reply(operations.view(load(evening_id)), number)["hand"], 409)
-        data = hand_reply(operations.view(evening), number)["hand"]
+        data = hand_reply(current, number)["hand"]
         db.session.commit()
         return jsonify(data)
 

@@ -100,7 +100,7 @@ def create(evening_id: int) -> Response | tuple[str, int]:
         if previous is not None:
             return redirect(previous.location or url_for("evenings.show", evening_id=evening_id))
         try:
-            hand = operations.record_hand(locked_evening, facts, source="page")
+            hand, _ = operations.record_hand(locked_evening, facts, source="page")
         except ImplausibleHandError as warning:
             db.session.rollback()
             entry.place_errors(form, warning.warnings, text)

@@ -78,10 +78,14 @@ def prepare_hand(evening: Evening, raw: object) -> tuple[ledger_mod.HandRecord, 
     return record, checked_view(evening, record)
 
 
-def record_hand(evening: Evening, raw: object, *, source: str) -> Hand:
-    """Record the next hand; the dealer is proposed by the rotation unless given."""
+def record_hand(evening: Evening, raw: object, *, source: str) -> tuple[Hand, EveningView]:
+    """Record the next hand; the dealer is proposed by the rotation unless given.
+
+    Returns the hand and the evening as replayed to check it, which is the evening as it
+    now stands: the answer is made from it rather than from a second replay.
+    """
     ensure_open(evening)
-    record, _ = prepare_hand(evening, raw)
+    record, checked = prepare_hand(evening, raw)
     stored = dict(record.facts)
     hand = Hand(
         evening=evening,
@@ -94,7 +98,7 @@ def record_hand(evening: Evening, raw: object, *, source: str) -> Hand:
     db.session.add(HandRevision(hand=hand, version=1, input=stored, source=source))
     db.session.flush()
     close_when_due(evening, source=source)
-    return hand
+    return hand, checked
 
 
 def close_when_due(evening: Evening, *, source: str) -> None:
@@ -134,10 +138,11 @@ def check_version(value: object, current: int) -> None:
 
 def replace_hand(
     evening: Evening, number: int, raw: object, *, source: str, correction: str | None = None
-) -> Hand:
+) -> tuple[Hand, EveningView]:
     """Replace a hand's facts; later hands are recomputed, dealers stay where they were.
 
     ``correction`` is the reason for changing a closed evening, kept with the revision.
+    Returns the hand and the evening replayed with it (see ``record_hand``).
     """
     ensure_open(evening, correction=correction)
     hand = find_hand(evening, number)
@@ -147,7 +152,7 @@ def replace_hand(
     table = Table(seating_for(seatings, number).players, hand.dealer.name)
     hand_input = check_hand(evening, facts, table, confirm=bool(shell.get("confirm")))
     stored = hand_input.to_json()
-    checked_view(evening, ledger_mod.HandRecord(number, table, stored))
+    checked = checked_view(evening, ledger_mod.HandRecord(number, table, stored))
     hand.input = stored
     hand.void_reason = None
     hand.version += 1
@@ -158,15 +163,16 @@ def replace_hand(
         )
     )
     db.session.flush()
-    return hand
+    return hand, checked
 
 
 def void_hand(
     evening: Evening, number: int, raw: object, *, source: str, correction: str | None = None
-) -> Hand:
+) -> tuple[Hand, EveningView]:
     """Void a hand with a reason: it stays in the record with no effect.
 
     ``correction`` is the reason for changing a closed evening, kept with the revision.
+    Returns the hand and the evening replayed without it (see ``record_hand``).
     """
     ensure_open(evening, correction=correction)
     hand = find_hand(evening, number)
@@ -185,7 +191,7 @@ def void_hand(
     assert isinstance(reason, str)
     seatings = seating_facts(evening)
     table = Table(seating_for(seatings, number).players, hand.dealer.name)
-    checked_view(evening, ledger_mod.HandRecord(number, table, hand.input, void=True))
+    checked = checked_view(evening, ledger_mod.HandRecord(number, table, hand.input, void=True))
     hand.void_reason = reason.strip()
     hand.version += 1
     hand.updated_at = utcnow()
@@ -200,4 +206,4 @@ def void_hand(
         )
     )
     db.session.flush()
-    return hand
+    return hand, checked
