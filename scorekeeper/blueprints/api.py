@@ -60,39 +60,21 @@ def load(evening_id: int) -> Evening:
     return evening
 
 
-def reload(evening_id: int) -> Evening:
-    """The evening or 404, as stored now: loaded again after its lock was taken."""
-    evening = operations.get_evening(evening_id, fresh=True)
-    if evening is None:
-        abort(404, description=gettext("There is no evening %(id)s.", id=evening_id))
-    return evening
-
-
-def locked(evening_id: int) -> Evening:
-    """The evening or 404, once no other request is writing to it (for a write)."""
-    operations.lock_evening(evening_id)
-    return reload(evening_id)
-
-
 #: Makes the answer to a write: body, status, Location.
 Handler = Callable[[], tuple[dict[str, Any], int, str | None]]
 
 
-def idempotent(scope: str, handler: Handler, evening_id: int | None = None) -> Response:
+def idempotent(scope: str, handler: Handler) -> Response:
     """Run ``handler`` once per ``Idempotency-Key``; a repeat gets the first answer back.
 
-    With ``evening_id`` the evening is locked first, so a repeat sent while the first
-    request is still at work waits for it and then finds its answer. The answer is kept
-    in the same transaction as the change, so two requests with one key cannot both
-    commit: the loser runs again and finds the answer.
+    The answer is kept in the same transaction as the change, so two requests with one
+    key at the same moment cannot both commit: the loser runs again and finds the answer.
     """
     key = request.headers.get("Idempotency-Key")
     if key is not None and len(key) > MAX_KEY_LENGTH:
         abort(400, description=gettext("The Idempotency-Key is too long."))
 
     def unit() -> Response:
-        if evening_id is not None:
-            operations.lock_evening(evening_id)
         if key and (stored := stored_answer(scope, key)) is not None:
             return reply(stored.body, stored.status, stored.location)
         data, status, location = handler()
@@ -157,7 +139,7 @@ def update(evening_id: int) -> Response:
     """Correct an evening's settings, with the version read."""
 
     def unit() -> Response:
-        evening = locked(evening_id)
+        evening = load(evening_id)
         try:
             operations.correct_evening(evening, body(), source="api")
         except StaleVersionError:
@@ -194,11 +176,11 @@ def seating(evening_id: int) -> Response:
     """Change the table from the next hand on."""
 
     def handler() -> tuple[dict[str, Any], int, str | None]:
-        evening = reload(evening_id)
+        evening = load(evening_id)
         operations.change_seating(evening, body(), source="api")
         return serialize.evening_json(operations.view(evening)), 200, None
 
-    return idempotent(f"evening:{evening_id}", handler, evening_id)
+    return idempotent(f"evening:{evening_id}", handler)
 
 
 def hand_reply(current: EveningView, number: int) -> dict[str, Any]:
@@ -218,13 +200,13 @@ def record_hand(evening_id: int) -> Response:
     """Record the next hand."""
 
     def handler() -> tuple[dict[str, Any], int, str | None]:
-        evening = reload(evening_id)
+        evening = load(evening_id)
         hand, current = operations.record_hand(evening, body(), source="api")
         data = hand_reply(current, hand.number)
         location = url_for("api.show_hand", evening_id=evening_id, number=hand.number)
         return data, 201, location
 
-    return idempotent(f"evening:{evening_id}", handler, evening_id)
+    return idempotent(f"evening:{evening_id}", handler)
 
 
 def find_or_404(evening: Evening, number: int) -> None:
@@ -248,7 +230,7 @@ def change_hand(
     hand as it is now, also when the other change committed while this one was working."""
 
     def unit() -> Response:
-        evening = locked(evening_id)
+        evening = load(evening_id)
         find_or_404(evening, number)
         raw = body()
         key = "reason" if change is operations.void_hand else "correction"
@@ -339,7 +321,7 @@ def set_closed(evening_id: int, closed: bool) -> Response:
     """Close or reopen; two tablets doing it at once both get the evening as it ends up."""
 
     def unit() -> Response:
-        evening = operations.set_closed(locked(evening_id), closed, source="api")
+        evening = operations.set_closed(load(evening_id), closed, source="api")
         data = serialize.evening_json(operations.view(evening))
         db.session.commit()
         return jsonify(data)

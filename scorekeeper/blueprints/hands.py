@@ -36,15 +36,6 @@ def load(evening_id: int) -> Evening:
     return evening
 
 
-def locked(evening_id: int) -> Evening:
-    """The evening or 404, as stored once no other request is writing to it (for a write)."""
-    operations.lock_evening(evening_id)
-    evening = operations.get_evening(evening_id, fresh=True)
-    if evening is None:
-        abort(404)
-    return evening
-
-
 def new_form(current: operations.EveningView, formdata: object = None) -> object:
     """The entry form for the next hand, with a fresh one-time token."""
     form = hand_form(current.variant).build(current.next_table, formdata=formdata)
@@ -95,12 +86,11 @@ def create(evening_id: int) -> Response | tuple[str, int]:
         del facts["dealer"]
 
     def unit() -> Response | tuple[str, int]:
-        locked_evening = locked(evening_id)
         previous = stored_answer(f"evening:{evening_id}", f"page:{token}") if token else None
         if previous is not None:
             return redirect(previous.location or url_for("evenings.show", evening_id=evening_id))
         try:
-            hand, _ = operations.record_hand(locked_evening, facts, source="page")
+            hand, _ = operations.record_hand(evening, facts, source="page")
         except ImplausibleHandError as warning:
             db.session.rollback()
             entry.place_errors(form, warning.warnings, text)
@@ -150,7 +140,7 @@ def undo(evening_id: int, number: int) -> Response:
 
     def unit() -> Response:
         try:
-            operations.void_hand(locked(evening_id), number, {"reason": "undo"}, source="page")
+            operations.void_hand(load(evening_id), number, {"reason": "undo"}, source="page")
         except (operations.AlreadyVoidError, operations.NotFoundError):
             db.session.rollback()
             flash(gettext("That hand was already taken back."))
@@ -220,7 +210,7 @@ def update(evening_id: int, number: int) -> Response | tuple[str, int]:
     def unit() -> Response | tuple[str, int]:
         # A correction saved by another tablet meanwhile, or while this one waited for the
         # evening's lock, makes the version sent stale, and the form says so.
-        current = locked(evening_id)
+        current = load(evening_id)
         try:
             operations.replace_hand(current, number, facts, source="page", correction=correction)
             if correction:
@@ -253,7 +243,7 @@ def void(evening_id: int, number: int) -> Response | tuple[str, int]:
     reason = request.form.get("reason", "")
 
     def unit() -> Response:
-        evening = locked(evening_id)
+        evening = load(evening_id)
         correction = correction_reason(evening, reason)
         try:
             operations.void_hand(

@@ -19,7 +19,17 @@ from scorekeeper.operations.errors import (
     ensure_open,
 )
 from scorekeeper.operations.evenings import player_named, set_closed
-from scorekeeper.operations.views import EveningView, checked_view, seating_facts, upcoming_table
+from scorekeeper.operations.views import (
+    EveningView,
+    checked_view,
+    get_evening,
+    lock_evening,
+    seating_facts,
+    stored_stamp,
+    take_lock,
+    upcoming_table,
+    write_stamp,
+)
 from scorekeeper.rules import get_variant
 from scorekeeper.rules.base import (
     ErrorCollector,
@@ -81,11 +91,20 @@ def prepare_hand(evening: Evening, raw: object) -> tuple[ledger_mod.HandRecord, 
 def record_hand(evening: Evening, raw: object, *, source: str) -> tuple[Hand, EveningView]:
     """Record the next hand; the dealer is proposed by the rotation unless given.
 
-    Returns the hand and the evening as replayed to check it, which is the evening as it
-    now stands: the answer is made from it rather than from a second replay.
+    The hand is checked (a replay of the evening) before the evening's lock is taken, so
+    tablets saving to a busy server queue only for the write itself; if another write
+    reached the evening meanwhile, it is checked again under the lock. Returns the hand and
+    the evening as replayed to check it, which is the evening as it now stands: the answer
+    is made from it rather than from a second replay.
     """
+    stamp = write_stamp(evening)
     ensure_open(evening)
     record, checked = prepare_hand(evening, raw)
+    take_lock(evening.id)
+    if stored_stamp(evening.id) != stamp:
+        get_evening(evening.id, fresh=True)
+        ensure_open(evening)
+        record, checked = prepare_hand(evening, raw)
     stored = dict(record.facts)
     hand = Hand(
         evening=evening,
@@ -144,6 +163,7 @@ def replace_hand(
     ``correction`` is the reason for changing a closed evening, kept with the revision.
     Returns the hand and the evening replayed with it (see ``record_hand``).
     """
+    lock_evening(evening)
     ensure_open(evening, correction=correction)
     hand = find_hand(evening, number)
     facts, shell = split_body(raw)
@@ -174,6 +194,7 @@ def void_hand(
     ``correction`` is the reason for changing a closed evening, kept with the revision.
     Returns the hand and the evening replayed without it (see ``record_hand``).
     """
+    lock_evening(evening)
     ensure_open(evening, correction=correction)
     hand = find_hand(evening, number)
     if hand.void_reason is not None:

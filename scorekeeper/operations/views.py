@@ -9,10 +9,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from sqlalchemy import func, select, text
-from sqlalchemy.orm import selectinload
+from sqlalchemy import event, func, select
+from sqlalchemy.orm import Session, SessionTransaction, selectinload
 
 from scorekeeper import ledger as ledger_mod
+from scorekeeper import sqlite
 from scorekeeper.extensions import db
 from scorekeeper.models import (
     Evening,
@@ -112,27 +113,83 @@ def summaries() -> list[EveningSummary]:
     return sorted(out, key=lambda s: (s.last_activity, s.evening.id), reverse=True)
 
 
-def lock_evening(evening_id: int) -> None:
+#: Where a session keeps the ids of the evenings its transaction has locked.
+HELD = "scorekeeper.locked_evenings"
+
+
+def take_lock(evening_id: int) -> bool:
     """Wait until no other request is writing to the evening, and keep others waiting
-    until this transaction ends; then load the evening (``get_evening(..., fresh=True)``).
+    until this transaction ends. False when this transaction holds the lock already (a
+    write that makes another, such as the last hand of a tournament table closing it).
 
     Two tablets saving at once are served one after the other: the second reads the hand
     the first stored and takes the next number, instead of taking the same number and
     losing at the commit, which under steady load can happen to one tablet again and again.
     PostgreSQL locks the evening's row, so other evenings are written in parallel; SQLite
-    has one writer at a time anyway, and takes its write lock now (``BEGIN IMMEDIATE``)
-    rather than at the first write, after the reads it would then have to redo.
+    has one writer at a time anyway, and takes its write lock now rather than at the first
+    write, after the reads it would then have to redo (``sqlite.begin_writing``).
     """
+    held: set[int] = db.session.info.setdefault(HELD, set())
+    if evening_id in held:
+        return False
     if db.session.get_bind().dialect.name == "sqlite":
-        db.session.execute(text("BEGIN IMMEDIATE"))
+        sqlite.begin_writing(db.session())
     else:
         db.session.execute(select(Evening.id).where(Evening.id == evening_id).with_for_update())
+    held.add(evening_id)
+    return True
+
+
+@event.listens_for(Session, "after_transaction_end")
+def _forget_locks(session: Session, transaction: SessionTransaction) -> None:
+    """The locks end with the transaction that took them."""
+    if transaction.parent is None:
+        session.info.pop(HELD, None)
+
+
+def lock_evening(evening: Evening) -> None:
+    """Take the evening's lock (``take_lock``), then load it again as it is stored now.
+
+    Every write to an evening starts here (recording a hand may first check it unlocked,
+    see ``write_stamp``), so it decides on what no other write can change before it
+    commits.
+    """
+    if take_lock(evening.id):
+        get_evening(evening.id, fresh=True)
+
+
+#: What every write to an evening's facts changes: its settings version (also bumped by
+#: closing and reopening), how many seatings and hands it has, and its hands' versions.
+Stamp = tuple[int, int, int, int]
+
+
+def write_stamp(evening: Evening) -> Stamp:
+    """The stamp of the evening as loaded. Each part only grows, so an equal stamp read
+    later means that nothing was written to the evening in between."""
+    hands = evening.hands
+    return (evening.version, len(evening.seatings), len(hands), sum(h.version for h in hands))
+
+
+def stored_stamp(evening_id: int) -> Stamp:
+    """The stamp of the evening as stored now, in one query."""
+    seatings = select(func.count()).where(Seating.evening_id == evening_id)
+    hands = select(func.count()).where(Hand.evening_id == evening_id)
+    versions = select(func.coalesce(func.sum(Hand.version), 0)).where(Hand.evening_id == evening_id)
+    row = db.session.execute(
+        select(
+            Evening.version,
+            seatings.scalar_subquery(),
+            hands.scalar_subquery(),
+            versions.scalar_subquery(),
+        ).where(Evening.id == evening_id)
+    ).one()
+    return (int(row[0]), int(row[1]), int(row[2]), int(row[3]))
 
 
 def get_evening(evening_id: int, *, fresh: bool = False) -> Evening | None:
     """An evening with its seatings and hands loaded in a few queries.
 
-    ``fresh`` reloads what this request loaded before (after taking the evening's lock).
+    ``fresh`` reloads what this request loaded before, in place (after taking its lock).
     """
     query = (
         select(Evening)

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from flask import Flask
 from flask.testing import FlaskClient
 
 from tests.conftest import PLAYERS4, PLAYERS5
@@ -538,3 +539,40 @@ def test_wrong_method_is_json_405(client: FlaskClient) -> None:
     response = client.delete("/api/v1/evenings")
     assert response.status_code == 405
     assert "errors" in response.json
+
+
+def interleave(monkeypatch: pytest.MonkeyPatch, other: Callable[[], object]) -> None:
+    """Run ``other`` (a request to another app on the same database) once, at the moment a
+    hand being recorded has been checked and its evening's lock is about to be taken."""
+    from scorekeeper.operations import hands
+
+    take_lock = hands.take_lock
+    pending = [other]
+
+    def interleaved(evening_id: int) -> None:
+        while pending:
+            pending.pop()()
+        take_lock(evening_id)
+
+    monkeypatch.setattr(hands, "take_lock", interleaved)
+
+
+def test_a_hand_checked_before_another_write_is_checked_again(
+    client: FlaskClient,
+    make_app: Callable[..., Flask],
+    create_evening: Callable[..., int],
+    record_hand: Callable[..., Any],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    evening = create_evening(first_dealer="Dora")
+    other = make_app().test_client()
+    interleave(monkeypatch, lambda: other.post(f"/api/v1/evenings/{evening}/hands", json=G1))
+    second = record_hand(evening, G2)["hand"]
+    assert (second["number"], second["dealer"]) == (2, "Anna")  # not hand 1, dealt by Dora
+    interleave(monkeypatch, lambda: other.post(f"/api/v1/evenings/{evening}/close"))
+    refused = client.post(f"/api/v1/evenings/{evening}/hands", json=G1)
+    assert refused.status_code == 409
+    assert refused.json["errors"]["evening"] == [
+        "This evening is closed. Reopen it to change anything."
+    ]
+    assert len(client.get(f"/api/v1/evenings/{evening}").json["hands"]) == 2
