@@ -73,14 +73,16 @@ def render_table(
 def create(evening_id: int) -> Response | tuple[str, int]:
     """Record the next hand from the table screen."""
     evening = load(evening_id)
-    current = operations.view(evening)
+    # The next table comes from the rotation alone; the evening is replayed once, to check
+    # the hand when it is recorded (or to show the page again with a suggestion).
+    table = operations.upcoming_table(evening)
     entry = hand_form(get_variant(evening.game, evening.variant))
-    form = entry.build(current.next_table, formdata=request.form)
-    if request.form.get("action") == "suggest" and entry.suggest(form, current.next_table):
-        return render_table(current, form)
+    form = entry.build(table, formdata=request.form)
+    if request.form.get("action") == "suggest" and entry.suggest(form, table):
+        return render_table(operations.view(evening), form)
     token = form.token.data or ""
-    facts = entry.to_facts(form, current.next_table)
-    if facts.get("dealer") == current.next_table.dealer:
+    facts = entry.to_facts(form, table)
+    if facts.get("dealer") == table.dealer:
         # The rotation's dealer, left as proposed: should another tablet record a hand
         # first, the rotation proposes anew instead of dealing to the same player twice.
         del facts["dealer"]
@@ -118,13 +120,13 @@ def create(evening_id: int) -> Response | tuple[str, int]:
 def preview(evening_id: int) -> str:
     """What the hand being entered would pay, as an HTML fragment for the live preview."""
     evening = load(evening_id)
-    current = operations.view(evening)
+    table = operations.upcoming_table(evening)  # the one replay is prepare_hand's
     entry = hand_form(get_variant(evening.game, evening.variant))
-    form = entry.build(current.next_table, formdata=request.form)
+    form = entry.build(table, formdata=request.form)
     problems: list[str] = []
     result = None
     try:
-        _, replayed = operations.prepare_hand(evening, entry.to_facts(form, current.next_table))
+        _, replayed = operations.prepare_hand(evening, entry.to_facts(form, table))
         result = replayed.ledger.hands[-1]
     except ImplausibleHandError as warning:
         problems = [text(m) for ms in warning.warnings.values() for m in ms]
