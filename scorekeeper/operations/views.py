@@ -6,6 +6,10 @@ evening with the change before keeping it.
 
 from __future__ import annotations
 
+import json
+import threading
+from collections import OrderedDict
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -233,12 +237,51 @@ def upcoming_table(evening: Evening) -> Table:
     return next_table(seatings, dealt)
 
 
+#: Replays kept by this process, least recently used first out.
+REPLAYS_KEPT = 64
+_replays: OrderedDict[Hashable, ledger_mod.Ledger] = OrderedDict()
+_replays_lock = threading.Lock()
+
+
+def replay(
+    variant: Variant, options: Mapping[str, str], hand_records: list[ledger_mod.HandRecord]
+) -> ledger_mod.Ledger:
+    """``ledger.replay``, remembered by everything it reads.
+
+    The ledger is never stored: every page replays its evening. A replay is a pure function
+    of the variant, the house rules and the hands' facts, so the same facts give the same
+    ledger, and an evening shown again with nothing changed (a table screen refreshed, a
+    second tablet, the page after saving a hand, which the check replayed already) needs
+    no new replay. The key holds the facts themselves, not a version, so no write can
+    leave a stale ledger behind, committed or not.
+    """
+    key = (
+        variant.game,
+        variant.key,
+        tuple(sorted(options.items())),
+        tuple(
+            (r.number, r.table.players, r.table.dealer, r.void, json.dumps(r.facts, sort_keys=True))
+            for r in hand_records
+        ),
+    )
+    with _replays_lock:
+        if (kept := _replays.get(key)) is not None:
+            _replays.move_to_end(key)
+            return kept
+    replayed = ledger_mod.replay(variant, options, hand_records)
+    with _replays_lock:
+        _replays[key] = replayed
+        while len(_replays) > REPLAYS_KEPT:
+            _replays.popitem(last=False)
+    return replayed
+
+
 def view(evening: Evening, hand_records: list[ledger_mod.HandRecord] | None = None) -> EveningView:
     """Replay an evening (optionally with changed hand records, to test a change)."""
     variant = get_variant(evening.game, evening.variant)
     seatings = seating_facts(evening)
     hand_records = records(evening, seatings) if hand_records is None else hand_records
-    replayed = ledger_mod.replay(variant, evening.options, hand_records)
+    replayed = replay(variant, evening.options, hand_records)
     dealt = [DealtHand(r.number, r.table.dealer, r.void) for r in hand_records]
     return EveningView(evening, variant, seatings, replayed, next_table(seatings, dealt))
 

@@ -576,3 +576,33 @@ def test_a_hand_checked_before_another_write_is_checked_again(
         "This evening is closed. Reopen it to change anything."
     ]
     assert len(client.get(f"/api/v1/evenings/{evening}").json["hands"]) == 2
+
+
+def test_an_evening_shown_again_with_the_same_facts_is_not_replayed_again(
+    client: FlaskClient,
+    create_evening: Callable[..., int],
+    record_hand: Callable[..., Any],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from scorekeeper.operations import views
+
+    evening = create_evening(first_dealer="Dora")
+    record_hand(evening, G1)
+    replays: list[int] = []
+    replay = views.ledger_mod.replay
+
+    def counted(*args: Any) -> Any:
+        replays.append(len(args[2]))
+        return replay(*args)
+
+    monkeypatch.setattr(views.ledger_mod, "replay", counted)
+    url = f"/api/v1/evenings/{evening}"
+    shown = client.get(url).json
+    assert client.get(url).json == shown
+    assert client.get(f"/evenings/{evening}").status_code == 200
+    assert replays == []  # recording the hand replayed these facts already
+    changed = client.put(f"{url}/hands/1", json={**G1, "points": 20, "version": 1})
+    assert changed.status_code == 200
+    assert replays == [1]  # the check of the change; the answer and the page reuse it
+    assert client.get(url).json["balances"] != shown["balances"]
+    assert replays == [1]
