@@ -7,13 +7,11 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask, has_request_context, request, session
-from flask_migrate import upgrade
 
 from scorekeeper import security
 from scorekeeper.extensions import babel, csrf, db, migrate
+from scorekeeper.schema import MIGRATIONS, upgrade_schema
 
-#: Alembic's scripts, beside the package in the checkout.
-MIGRATIONS = Path(__file__).resolve().parent.parent / "migrations"
 LANGUAGES = ("de", "en")
 
 
@@ -22,10 +20,13 @@ def create_app(
 ) -> Flask:
     """Build the app: defaults, ``instance/config.py``, ``SCOREKEEPER_*`` env, test config.
 
-    The database is brought to the current schema on start, so nobody migrates by hand.
-    Outside tests and debugging it refuses to start without a usable secret key
-    (``security.StartupError``).
+    The database is brought to the current schema on start, so nobody migrates by hand;
+    a server that starts several workers does it once before and turns ``AUTO_MIGRATE`` off.
+    The instance folder (config, secret key, SQLite file) is ``instance/`` in the checkout
+    unless ``instance_path`` or ``SCOREKEEPER_INSTANCE_PATH`` names another.
     """
+    if instance_path is None and os.environ.get("SCOREKEEPER_INSTANCE_PATH"):
+        instance_path = os.path.abspath(os.environ["SCOREKEEPER_INSTANCE_PATH"])
     app = Flask(
         __name__,
         instance_path=instance_path,
@@ -71,8 +72,7 @@ def create_app(
     register_filters(app)
     register_commands(app)
     if app.config["AUTO_MIGRATE"]:
-        with app.app_context():
-            upgrade(directory=str(MIGRATIONS))
+        upgrade_schema(app)
     return app
 
 
@@ -96,10 +96,10 @@ def register_extensions(app: Flask) -> None:
     babel.init_app(app, locale_selector=select_locale)
     csrf.init_app(app)
     if app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite"):
-        from scorekeeper.sqlite import enable_foreign_keys
+        from scorekeeper import sqlite
 
         with app.app_context():
-            enable_foreign_keys(db.engine)
+            sqlite.configure(db.engine)
 
 
 def register_blueprints(app: Flask) -> None:

@@ -27,7 +27,17 @@ from scorekeeper.models import (
 from scorekeeper.rules import get_variant
 from scorekeeper.rules.base import InvalidInputError, InvalidSettingsError, Message, msg
 from scorekeeper.rules.options import parse_options
-from scorekeeper.validation import LANGUAGES, NAME_LENGTH, name_key
+from scorekeeper.validation import (
+    LANGUAGES,
+    TEXT_LENGTH,
+    VOID_LENGTH,
+    name_key,
+    name_problem,
+)
+
+#: The largest number a hand, seating or version can have: what an integer column holds
+#: on PostgreSQL (SQLite would take more, and fail only past 2**63).
+MAX_NUMBER = 2**31 - 1
 
 FORMAT = "scorekeeper-evening"
 VERSION = 1
@@ -115,6 +125,20 @@ def _need(data: object, key: str, kind: type | tuple[type, ...], where: str) -> 
     return value
 
 
+def _number(data: Mapping[str, Any], key: str, where: str) -> int:
+    """A hand number, seating start or version: a whole number a database column holds."""
+    value = _need(data, key, int, where)
+    if not 1 <= value <= MAX_NUMBER:
+        raise _fail(msg("The file is damaged: {where} has no valid {key}.", where=where, key=key))
+    return int(value)
+
+
+def _text(value: object, limit: int) -> str:
+    """A free text of the archive (title, source, void reason), cut to its length, without
+    NUL characters, which PostgreSQL cannot store."""
+    return str(value or "").replace("\x00", "")[:limit]
+
+
 def _time(value: object, where: str) -> datetime:
     if isinstance(value, str):
         try:
@@ -152,10 +176,12 @@ def _build(data: object, source: str) -> Evening:
     """The evening and its rows from an archive, checked piece by piece; not yet flushed."""
     people: dict[str, Player] = {}
 
-    def person(name: str) -> Player:
+    def person(name: str, where: str, field: str) -> Player:
         # Rows are not flushed while the archive is read, so each name is looked up once.
-        if not name.strip() or len(name.strip()) > NAME_LENGTH:
-            raise _fail(msg("The file is damaged: a player's name is not valid."))
+        if not name.strip() or name_problem(name.strip()) is not None:
+            raise _fail(
+                msg("The file is damaged: {where} has no valid {key}.", where=where, key=field)
+            )
         key = name_key(name)
         if key not in people:
             people[key] = operations.player_named(name)
@@ -176,8 +202,8 @@ def _build(data: object, source: str) -> Evening:
     evening = Evening(
         game=variant.game,
         variant=variant.key,
-        title=str(head.get("title") or "")[:200],
-        place=str(head.get("place") or "")[:200],
+        title=_text(head.get("title"), TEXT_LENGTH),
+        place=_text(head.get("place"), TEXT_LENGTH),
         date=when,
         options=options,
         created_at=_time(head.get("created_at"), "the evening"),
@@ -196,14 +222,14 @@ def _build(data: object, source: str) -> Evening:
             raise _fail(msg("The file is damaged: {where} has no valid players.", where=where))
         if not variant.allows_players(len(names)):
             raise _fail(msg("The file is damaged: {where} has no valid players.", where=where))
-        players = [person(n) for n in names]
+        players = [person(n, where, "players") for n in names]
         dealer = raw.get("dealer")
         if dealer is not None and dealer not in names:
             raise _fail(msg("The file is damaged: {where} has no valid dealer.", where=where))
         seating = Seating(
             evening=evening,
-            from_hand=_need(raw, "from_hand", int, where),
-            dealer=person(dealer) if isinstance(dealer, str) else None,
+            from_hand=_number(raw, "from_hand", where),
+            dealer=person(dealer, where, "dealer") if isinstance(dealer, str) else None,
             created_at=_time(raw.get("created_at"), where),
         )
         seating.seats = [Seat(position=p, player=pl) for p, pl in enumerate(players)]
@@ -214,10 +240,10 @@ def _build(data: object, source: str) -> Evening:
         db.session.add(
             EveningRevision(
                 evening=evening,
-                version=_need(raw, "version", int, "a settings revision"),
+                version=_number(raw, "version", "a settings revision"),
                 settings=_need(raw, "settings", Mapping, "a settings revision"),
                 at=_time(raw.get("at"), "a settings revision"),
-                source=str(raw.get("source") or "")[:SOURCE_LENGTH],
+                source=_text(raw.get("source"), SOURCE_LENGTH),
             )
         )
     latest = max(evening.revisions, key=lambda r: r.version, default=None)
@@ -239,7 +265,7 @@ def _build(data: object, source: str) -> Evening:
     return evening
 
 
-def _import_hand(evening: Evening, raw: object, person: Callable[[str], Player]) -> None:
+def _import_hand(evening: Evening, raw: object, person: Callable[[str, str, str], Player]) -> None:
     where = f"hand {raw.get('number', '?') if isinstance(raw, Mapping) else '?'}"
     revisions = _need(raw, "revisions", list, where)
     if not revisions:
@@ -247,23 +273,23 @@ def _import_hand(evening: Evening, raw: object, person: Callable[[str], Player])
     void = raw.get("void_reason")
     hand = Hand(
         evening=evening,
-        number=_need(raw, "number", int, where),
-        dealer=person(_need(raw, "dealer", str, where)),
+        number=_number(raw, "number", where),
+        dealer=person(_need(raw, "dealer", str, where), where, "dealer"),
         input=_need(raw, "input", Mapping, where),
-        void_reason=void if isinstance(void, str) else None,
+        void_reason=_text(void, VOID_LENGTH) if isinstance(void, str) else None,
         version=len(revisions),
         created_at=_time(raw.get("created_at"), where),
     )
     for rev in revisions:
         hand.revisions.append(
             HandRevision(
-                version=_need(rev, "version", int, where),
+                version=_number(rev, "version", where),
                 input=_need(rev, "input", Mapping, where),
-                void_reason=rev.get("void_reason")
+                void_reason=_text(rev["void_reason"], VOID_LENGTH)
                 if isinstance(rev.get("void_reason"), str)
                 else None,
                 at=_time(rev.get("at"), where),
-                source=str(rev.get("source") or "")[:SOURCE_LENGTH],
+                source=_text(rev.get("source"), SOURCE_LENGTH),
             )
         )
     hand.version = max(r.version for r in hand.revisions)

@@ -1,4 +1,4 @@
-"""Command-line tools (``flask --app scorekeeper ...``); the schema migrates itself."""
+"""Command-line tools (``flask --app scorekeeper ...``)."""
 
 from __future__ import annotations
 
@@ -18,7 +18,20 @@ from scorekeeper import LANGUAGES, MIGRATIONS, backup, operations, privacy, seri
 from scorekeeper.extensions import db
 from scorekeeper.models import Evening, Player
 from scorekeeper.rules.base import InvalidInputError
+from scorekeeper.schema import upgrade_schema
 from scorekeeper.validation import name_key
+
+
+@click.command("migrate")
+@with_appcontext
+def migrate() -> None:
+    """Bring the database to the current schema, under the lock every process shares.
+
+    The server runs this once before its workers start, with ``SCOREKEEPER_AUTO_MIGRATE``
+    false, so that no worker upgrades the schema on its own.
+    """
+    upgrade_schema(current_app._get_current_object())  # type: ignore[attr-defined]
+    click.echo("The database schema is up to date.")
 
 
 @click.command("recompute")
@@ -168,6 +181,7 @@ def anonymise_player(name: str, language: str, yes: bool) -> None:
 
 def register(app: Flask) -> None:
     """Add the commands to ``flask``."""
+    app.cli.add_command(migrate)
     app.cli.add_command(recompute)
     app.cli.add_command(show_evening)
     app.cli.add_command(backup_command)

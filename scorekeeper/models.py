@@ -21,7 +21,11 @@ def utcnow() -> datetime:
 
 
 class UTCDateTime(TypeDecorator[datetime]):
-    """Stores UTC timestamps and always hands back timezone-aware values (SQLite drops tz)."""
+    """Stores UTC timestamps and always hands them back timezone-aware, in UTC.
+
+    SQLite drops the zone; PostgreSQL keeps the instant but answers in the session's time
+    zone (the server's own, say Europe/Zurich), which would reach the API as ``+01:00``.
+    """
 
     impl = DateTime(timezone=True)
     cache_ok = True
@@ -31,10 +35,12 @@ class UTCDateTime(TypeDecorator[datetime]):
         return value.astimezone(UTC) if value is not None else None
 
     def process_result_value(self, value: datetime | None, dialect: Any) -> datetime | None:
-        """Re-attach UTC where the database returned a naive value."""
-        if value is not None and value.tzinfo is None:
+        """Re-attach UTC to a naive value; bring an aware one to UTC."""
+        if value is None:
+            return None
+        if value.tzinfo is None:
             return value.replace(tzinfo=UTC)
-        return value
+        return value.astimezone(UTC)
 
 
 class Player(db.Model):  # type: ignore[name-defined,misc]

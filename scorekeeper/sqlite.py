@@ -1,18 +1,78 @@
-"""SQLite connection settings: foreign keys on, as the schema relies on them."""
+"""SQLite for a server that several processes share: connection settings, a writers' queue.
+
+- ``foreign_keys=ON``: the schema relies on them, and SQLite leaves them off by default.
+- ``journal_mode=WAL``: readers (every page replays its evening) never wait for a writer,
+  and a writer does not wait for readers; only writers queue, one commit at a time.
+- ``busy_timeout``: a writer that finds another one at work waits up to this long instead
+  of failing at once with "database is locked".
+- ``synchronous=FULL``: every commit is flushed to the disk before the hand is
+  acknowledged. A killed process loses nothing even with NORMAL (the write-ahead log is in
+  the operating system's hands by then), but FULL also keeps an acknowledged hand through a
+  power cut or a crash of the machine, for about 0.2 ms more per commit here.
+"""
 
 from __future__ import annotations
 
+import fcntl
+from pathlib import Path
 from typing import Any
 
-from sqlalchemy import event
+from sqlalchemy import event, text
 from sqlalchemy.engine import Engine
+from sqlalchemy.orm import Session, SessionTransaction
+
+#: How long a writer waits for another process's write to finish, in milliseconds.
+BUSY_TIMEOUT_MS = 5000
+
+PRAGMAS = (
+    "PRAGMA foreign_keys=ON",
+    f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}",
+    "PRAGMA journal_mode=WAL",
+    "PRAGMA synchronous=FULL",
+)
 
 
-def enable_foreign_keys(engine: Engine) -> None:
-    """Turn on foreign key checks for every new SQLite connection of ``engine``."""
+def configure(engine: Engine) -> None:
+    """Apply :data:`PRAGMAS` to every new SQLite connection of ``engine``."""
 
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:
         cursor = dbapi_connection.cursor()
-        cursor.execute("PRAGMA foreign_keys=ON")
+        for pragma in PRAGMAS:
+            cursor.execute(pragma)
         cursor.close()
+
+
+#: Where a session keeps its place in the writers' queue while its transaction lasts.
+QUEUE = "scorekeeper.sqlite.write_queue"
+
+
+def begin_writing(session: Session) -> None:
+    """Start ``session``'s transaction as the database's one writer, after those before it.
+
+    SQLite lets a waiting writer poll: it sleeps 1, 2, 5... up to 100 ms between tries, so
+    under load the lock lies idle while writers sleep, and throughput falls as workers are
+    added. This app's writers first queue on a file lock beside the database, which the
+    kernel hands to the next one the moment it is released; ``BEGIN IMMEDIATE`` then finds
+    the database free. The place is left when the transaction ends (commit or rollback).
+    A transaction that is writing already goes on as it is.
+    """
+    if QUEUE in session.info:
+        return
+    database = session.get_bind().url.database
+    queue = None
+    if database and database != ":memory:":
+        path = Path(database)
+        queue = (path.parent / f"{path.name}.write-lock").open("a")
+        fcntl.flock(queue, fcntl.LOCK_EX)
+    session.info[QUEUE] = queue
+    session.execute(text("BEGIN IMMEDIATE"))
+
+
+@event.listens_for(Session, "after_transaction_end")
+def _leave_queue(session: Session, transaction: SessionTransaction) -> None:
+    """Let the next writer in once the transaction that queued has ended."""
+    if transaction.parent is None and QUEUE in session.info:
+        queue = session.info.pop(QUEUE)
+        if queue is not None:
+            queue.close()  # closing the file releases its lock

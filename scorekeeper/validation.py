@@ -11,16 +11,26 @@ from dataclasses import dataclass
 from datetime import date
 
 from scorekeeper.rules import get_variant
-from scorekeeper.rules.base import KASSE, POT, ErrorCollector, InvalidSettingsError, msg
+from scorekeeper.rules.base import (
+    KASSE,
+    POT,
+    ErrorCollector,
+    InvalidSettingsError,
+    Message,
+    msg,
+)
 from scorekeeper.rules.options import parse_options
 from scorekeeper.rules.variant import Variant
 
+#: The longest name, title or place: what their columns hold.
 NAME_LENGTH = 80
+TEXT_LENGTH = 200
 #: Languages the pages and printouts speak.
 LANGUAGES = ("de", "en")
 #: Names of common accounts; a player called like one would be mistaken for it.
 RESERVED = {POT, KASSE}
-TEXT_LENGTH = 200
+#: The longest reason for voiding a hand.
+VOID_LENGTH = 500
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +52,29 @@ def name_key(name: str) -> str:
     return name.strip().casefold()
 
 
+def text_problem(value: str, limit: int) -> Message | None:
+    """Why a text cannot be stored: longer than its column, or holding a NUL character.
+
+    SQLite would keep either; PostgreSQL refuses both, so they are refused here on every
+    database alike instead of failing at the commit.
+    """
+    if len(value) > limit:
+        return msg("This can be at most {n} characters long.", n=limit)
+    if "\x00" in value:
+        return msg("Text cannot contain the NUL character.")
+    return None
+
+
+def name_problem(name: str) -> Message | None:
+    """Why a (stripped, non-empty) player name cannot be stored, if it cannot.
+
+    Its folded form is stored too, and can be longer ("ß" folds to "ss").
+    """
+    if len(name) > NAME_LENGTH or len(name_key(name)) > NAME_LENGTH:
+        return msg("Names can be at most {n} characters long.", n=NAME_LENGTH)
+    return text_problem(name, NAME_LENGTH)
+
+
 def read_players(
     value: object, variant: Variant, errors: ErrorCollector, field: str = "players"
 ) -> tuple[str, ...]:
@@ -54,8 +87,8 @@ def read_players(
     for name in names:
         if not name:
             errors.add(field, msg("A player's name is empty."))
-        elif len(name) > NAME_LENGTH:
-            errors.add(field, msg("Names can be at most {n} characters long.", n=NAME_LENGTH))
+        elif (problem := name_problem(name)) is not None:
+            errors.add(field, problem)
         elif name_key(name) in seen:
             errors.add(field, msg("{name} is listed twice.", name=name))
         elif name_key(name) in RESERVED:
@@ -95,8 +128,8 @@ def read_text(raw: Mapping[str, object], key: str, errors: ErrorCollector) -> st
     if not isinstance(value, str):
         errors.add(key, msg("This must be text."))
         return ""
-    if len(value.strip()) > TEXT_LENGTH:
-        errors.add(key, msg("This can be at most {n} characters long.", n=TEXT_LENGTH))
+    if (problem := text_problem(value.strip(), TEXT_LENGTH)) is not None:
+        errors.add(key, problem)
     return value.strip()
 
 

@@ -12,22 +12,20 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, jsonify, request, url_for
 from flask_babel import gettext
-from sqlalchemy.exc import IntegrityError
 
 from scorekeeper import access, archive, operations, serialize
 from scorekeeper.blueprints import exports
 from scorekeeper.extensions import db
 from scorekeeper.idempotency import keep_answer, stored_answer
-from scorekeeper.models import Evening
+from scorekeeper.models import Evening, Hand
 from scorekeeper.openapi import spec
 from scorekeeper.operations import EveningView, StaleVersionError
 from scorekeeper.tournament.tables import correction_reason, note_correction
+from scorekeeper.transactions import retrying
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
 MAX_KEY_LENGTH = 200
-#: How often a write is tried again after losing a race on a unique constraint.
-ATTEMPTS = 3
 
 
 class BadJSONError(Exception):
@@ -62,33 +60,30 @@ def load(evening_id: int) -> Evening:
     return evening
 
 
+#: Makes the answer to a write: body, status, Location.
 Handler = Callable[[], tuple[dict[str, Any], int, str | None]]
 
 
 def idempotent(scope: str, handler: Handler) -> Response:
-    """Run ``handler`` once per ``Idempotency-Key``; a repeat gets the first answer back."""
+    """Run ``handler`` once per ``Idempotency-Key``; a repeat gets the first answer back.
+
+    The answer is kept in the same transaction as the change, so two requests with one
+    key at the same moment cannot both commit: the loser runs again and finds the answer.
+    """
     key = request.headers.get("Idempotency-Key")
     if key is not None and len(key) > MAX_KEY_LENGTH:
         abort(400, description=gettext("The Idempotency-Key is too long."))
-    if key and (stored := stored_answer(scope, key)) is not None:
-        return reply(stored.body, stored.status, stored.location)
-    for attempt in range(ATTEMPTS):
+
+    def unit() -> Response:
+        if key and (stored := stored_answer(scope, key)) is not None:
+            return reply(stored.body, stored.status, stored.location)
         data, status, location = handler()
         if key:
             keep_answer(scope, key, status=status, body=data, location=location)
-        try:
-            db.session.commit()
-        except IntegrityError:
-            # A second tablet took the same hand number, or sent the same key, at the same
-            # moment: start again from what is stored now.
-            db.session.rollback()
-            if attempt == ATTEMPTS - 1:
-                raise
-            if key and (stored := stored_answer(scope, key)) is not None:
-                return reply(stored.body, stored.status, stored.location)
-            continue
-        break
-    return reply(data, status, location)
+        db.session.commit()
+        return reply(data, status, location)
+
+    return retrying(unit)
 
 
 def reply(data: dict[str, Any], status: int, location: str | None = None) -> Response:
@@ -142,15 +137,19 @@ def show(evening_id: int) -> Response:
 @bp.patch("/evenings/<int:evening_id>")
 def update(evening_id: int) -> Response:
     """Correct an evening's settings, with the version read."""
-    evening = load(evening_id)
-    try:
-        operations.correct_evening(evening, body(), source="api")
-    except StaleVersionError:
-        db.session.rollback()
-        return reply(serialize.evening_json(operations.view(load(evening_id))), 409)
-    data = serialize.evening_json(operations.view(evening))
-    db.session.commit()
-    return jsonify(data)
+
+    def unit() -> Response:
+        evening = load(evening_id)
+        try:
+            operations.correct_evening(evening, body(), source="api")
+        except StaleVersionError:
+            db.session.rollback()
+            return reply(serialize.evening_json(operations.view(load(evening_id))), 409)
+        data = serialize.evening_json(operations.view(evening))
+        db.session.commit()
+        return jsonify(data)
+
+    return retrying(unit)
 
 
 @bp.get("/evenings/<int:evening_id>/revisions")
@@ -175,9 +174,9 @@ def evening_revisions(evening_id: int) -> Response:
 @bp.post("/evenings/<int:evening_id>/seating")
 def seating(evening_id: int) -> Response:
     """Change the table from the next hand on."""
-    evening = load(evening_id)
 
     def handler() -> tuple[dict[str, Any], int, str | None]:
+        evening = load(evening_id)
         operations.change_seating(evening, body(), source="api")
         return serialize.evening_json(operations.view(evening)), 200, None
 
@@ -199,11 +198,11 @@ def hand_reply(current: EveningView, number: int) -> dict[str, Any]:
 @bp.post("/evenings/<int:evening_id>/hands")
 def record_hand(evening_id: int) -> Response:
     """Record the next hand."""
-    evening = load(evening_id)
 
     def handler() -> tuple[dict[str, Any], int, str | None]:
-        hand = operations.record_hand(evening, body(), source="api")
-        data = hand_reply(operations.view(evening), hand.number)
+        evening = load(evening_id)
+        hand, current = operations.record_hand(evening, body(), source="api")
+        data = hand_reply(current, hand.number)
         location = url_for("api.show_hand", evening_id=evening_id, number=hand.number)
         return data, 201, location
 
@@ -224,25 +223,30 @@ def show_hand(evening_id: int, number: int) -> Response:
     return jsonify(hand_reply(operations.view(evening), number)["hand"])
 
 
-def change_hand(evening_id: int, number: int, change: Callable[..., object]) -> Response:
+def change_hand(
+    evening_id: int, number: int, change: Callable[..., tuple[Hand, EveningView]]
+) -> Response:
     """Apply ``change`` (replace or void) to a hand; a stale version answers 409 with the
-    hand as it is now."""
-    evening = load(evening_id)
-    find_or_404(evening, number)
-    raw = body()
-    key = "reason" if change is operations.void_hand else "correction"
-    correction = correction_reason(evening, raw.get(key)) if isinstance(raw, dict) else None
-    try:
-        change(evening, number, raw, source="api", correction=correction)
-        if correction:
-            note_correction(evening, number, correction)
-    except StaleVersionError:
-        db.session.rollback()
+    hand as it is now, also when the other change committed while this one was working."""
+
+    def unit() -> Response:
         evening = load(evening_id)
-        return reply(hand_reply(operations.view(evening), number)["hand"], 409)
-    data = hand_reply(operations.view(evening), number)["hand"]
-    db.session.commit()
-    return jsonify(data)
+        find_or_404(evening, number)
+        raw = body()
+        key = "reason" if change is operations.void_hand else "correction"
+        correction = correction_reason(evening, raw.get(key)) if isinstance(raw, dict) else None
+        try:
+            _, current = change(evening, number, raw, source="api", correction=correction)
+            if correction:
+                note_correction(evening, number, correction)
+        except StaleVersionError:
+            db.session.rollback()
+            return reply(hand_reply(operations.view(load(evening_id)), number)["hand"], 409)
+        data = hand_reply(current, number)["hand"]
+        db.session.commit()
+        return jsonify(data)
+
+    return retrying(unit)
 
 
 @bp.put("/evenings/<int:evening_id>/hands/<int:number>")
@@ -313,19 +317,25 @@ def import_archive() -> Response:
     return reply(data, 201, url_for("api.show", evening_id=evening.id))
 
 
+def set_closed(evening_id: int, closed: bool) -> Response:
+    """Close or reopen; two tablets doing it at once both get the evening as it ends up."""
+
+    def unit() -> Response:
+        evening = operations.set_closed(load(evening_id), closed, source="api")
+        data = serialize.evening_json(operations.view(evening))
+        db.session.commit()
+        return jsonify(data)
+
+    return retrying(unit)
+
+
 @bp.post("/evenings/<int:evening_id>/close")
 def close(evening_id: int) -> Response:
     """Close the evening once its settlement is signed: it becomes read-only."""
-    evening = operations.set_closed(load(evening_id), True, source="api")
-    data = serialize.evening_json(operations.view(evening))
-    db.session.commit()
-    return jsonify(data)
+    return set_closed(evening_id, True)
 
 
 @bp.post("/evenings/<int:evening_id>/reopen")
 def reopen(evening_id: int) -> Response:
     """Reopen a closed evening; its revisions keep the trace."""
-    evening = operations.set_closed(load(evening_id), False, source="api")
-    data = serialize.evening_json(operations.view(evening))
-    db.session.commit()
-    return jsonify(data)
+    return set_closed(evening_id, False)

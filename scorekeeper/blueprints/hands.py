@@ -23,6 +23,7 @@ from scorekeeper.rules.rotation import seating_for
 from scorekeeper.rules.variant import Variant
 from scorekeeper.serialize import text
 from scorekeeper.tournament.tables import correction_reason, note_correction
+from scorekeeper.transactions import retrying
 
 bp = Blueprint("hands", __name__, url_prefix="/evenings/<int:evening_id>/hands")
 
@@ -72,51 +73,60 @@ def render_table(
 def create(evening_id: int) -> Response | tuple[str, int]:
     """Record the next hand from the table screen."""
     evening = load(evening_id)
-    current = operations.view(evening)
+    # The next table comes from the rotation alone; the evening is replayed once, to check
+    # the hand when it is recorded (or to show the page again with a suggestion).
+    table = operations.upcoming_table(evening)
     entry = hand_form(get_variant(evening.game, evening.variant))
-    form = entry.build(current.next_table, formdata=request.form)
-    if request.form.get("action") == "suggest" and entry.suggest(form, current.next_table):
-        return render_table(current, form)
+    form = entry.build(table, formdata=request.form)
+    if request.form.get("action") == "suggest" and entry.suggest(form, table):
+        return render_table(operations.view(evening), form)
     token = form.token.data or ""
-    previous = stored_answer(f"evening:{evening_id}", f"page:{token}") if token else None
-    if previous is not None:
-        return redirect(previous.location or url_for("evenings.show", evening_id=evening_id))
-    try:
-        hand = operations.record_hand(
-            evening, entry.to_facts(form, current.next_table), source="page"
-        )
-    except ImplausibleHandError as warning:
-        db.session.rollback()
-        entry.place_errors(form, warning.warnings, text)
-        return render_table(operations.view(load(evening_id)), form, warnings=True, status=422)
-    except InvalidInputError as error:
-        db.session.rollback()
-        entry.place_errors(form, error.errors, text)
-        return render_table(operations.view(load(evening_id)), form, status=422)
-    location = url_for("evenings.show", evening_id=evening_id, saved=hand.number)
-    if token:
-        keep_answer(
-            f"evening:{evening_id}",
-            f"page:{token}",
-            status=303,
-            body={"hand": hand.number},
-            location=location,
-        )
-    db.session.commit()
-    return redirect(location, 303)
+    facts = entry.to_facts(form, table)
+    if facts.get("dealer") == table.dealer:
+        # The rotation's dealer, left as proposed: should another tablet record a hand
+        # first, the rotation proposes anew instead of dealing to the same player twice.
+        del facts["dealer"]
+
+    def unit() -> Response | tuple[str, int]:
+        previous = stored_answer(f"evening:{evening_id}", f"page:{token}") if token else None
+        if previous is not None:
+            return redirect(previous.location or url_for("evenings.show", evening_id=evening_id))
+        try:
+            hand, _ = operations.record_hand(evening, facts, source="page")
+        except ImplausibleHandError as warning:
+            db.session.rollback()
+            entry.place_errors(form, warning.warnings, text)
+            return render_table(operations.view(load(evening_id)), form, warnings=True, status=422)
+        except InvalidInputError as error:
+            db.session.rollback()
+            entry.place_errors(form, error.errors, text)
+            return render_table(operations.view(load(evening_id)), form, status=422)
+        location = url_for("evenings.show", evening_id=evening_id, saved=hand.number)
+        if token:
+            keep_answer(
+                f"evening:{evening_id}",
+                f"page:{token}",
+                status=303,
+                body={"hand": hand.number},
+                location=location,
+            )
+        db.session.commit()
+        return redirect(location, 303)
+
+    return retrying(unit)
 
 
 @bp.post("/preview")
 def preview(evening_id: int) -> str:
     """What the hand being entered would pay, as an HTML fragment for the live preview."""
     evening = load(evening_id)
-    current = operations.view(evening)
+    table = operations.upcoming_table(evening)  # the one replay is prepare_hand's
     entry = hand_form(get_variant(evening.game, evening.variant))
-    form = entry.build(current.next_table, formdata=request.form)
+    form = entry.build(table, formdata=request.form)
     problems: list[str] = []
     result = None
     try:
-        _, replayed = operations.prepare_hand(evening, entry.to_facts(form, current.next_table))
+        _, replayed = operations.prepare_hand(evening, entry.to_facts(form, table))
         result = replayed.ledger.hands[-1]
     except ImplausibleHandError as warning:
         problems = [text(m) for ms in warning.warnings.values() for m in ms]
@@ -129,16 +139,19 @@ def preview(evening_id: int) -> str:
 @bp.post("/<int:number>/undo")
 def undo(evening_id: int, number: int) -> Response:
     """Take back a hand just saved: a void with the reason "undo"."""
-    evening = load(evening_id)
-    try:
-        operations.void_hand(evening, number, {"reason": "undo"}, source="page")
-    except (operations.AlreadyVoidError, operations.NotFoundError):
-        db.session.rollback()
-        flash(gettext("That hand was already taken back."))
+
+    def unit() -> Response:
+        try:
+            operations.void_hand(load(evening_id), number, {"reason": "undo"}, source="page")
+        except (operations.AlreadyVoidError, operations.NotFoundError):
+            db.session.rollback()
+            flash(gettext("That hand was already taken back."))
+            return redirect(url_for("evenings.show", evening_id=evening_id), 303)
+        db.session.commit()
+        flash(gettext("Hand %(n)s was taken back. The deal goes back to its dealer.", n=number))
         return redirect(url_for("evenings.show", evening_id=evening_id), 303)
-    db.session.commit()
-    flash(gettext("Hand %(n)s was taken back. The deal goes back to its dealer.", n=number))
-    return redirect(url_for("evenings.show", evening_id=evening_id), 303)
+
+    return retrying(unit)
 
 
 def hand_table(evening: Evening, number: int) -> Table:
@@ -195,52 +208,63 @@ def update(evening_id: int, number: int) -> Response | tuple[str, int]:
     version = form.version.data or ""
     facts["version"] = int(version) if version.isdigit() else version
     correction = correction_reason(evening, request.form.get("correction"))
-    try:
-        operations.replace_hand(evening, number, facts, source="page", correction=correction)
-        if correction:
-            note_correction(evening, number, correction)
-    except operations.StaleVersionError:
-        db.session.rollback()
-        form.form_errors.append(
-            gettext("Someone else changed this hand meanwhile. Check it and save again.")
-        )
-        form.version.data = str(operations.find_hand(load(evening_id), number).version)
-        return render_edit(load(evening_id), number, form, status=409)
-    except ImplausibleHandError as warning:
-        db.session.rollback()
-        entry.place_errors(form, warning.warnings, text)
-        return render_edit(load(evening_id), number, form, warnings=True, status=422)
-    except InvalidInputError as error:
-        db.session.rollback()
-        entry.place_errors(form, error.errors, text)
-        return render_edit(load(evening_id), number, form, status=422)
-    db.session.commit()
-    flash(gettext("Hand %(n)s was corrected.", n=number))
-    return redirect(url_for("evenings.history", evening_id=evening_id), 303)
+
+    def unit() -> Response | tuple[str, int]:
+        # A correction saved by another tablet meanwhile, or while this one waited for the
+        # evening's lock, makes the version sent stale, and the form says so.
+        current = load(evening_id)
+        try:
+            operations.replace_hand(current, number, facts, source="page", correction=correction)
+            if correction:
+                note_correction(current, number, correction)
+        except operations.StaleVersionError:
+            db.session.rollback()
+            form.form_errors.append(
+                gettext("Someone else changed this hand meanwhile. Check it and save again.")
+            )
+            form.version.data = str(operations.find_hand(load(evening_id), number).version)
+            return render_edit(load(evening_id), number, form, status=409)
+        except ImplausibleHandError as warning:
+            db.session.rollback()
+            entry.place_errors(form, warning.warnings, text)
+            return render_edit(load(evening_id), number, form, warnings=True, status=422)
+        except InvalidInputError as error:
+            db.session.rollback()
+            entry.place_errors(form, error.errors, text)
+            return render_edit(load(evening_id), number, form, status=422)
+        db.session.commit()
+        flash(gettext("Hand %(n)s was corrected.", n=number))
+        return redirect(url_for("evenings.history", evening_id=evening_id), 303)
+
+    return retrying(unit)
 
 
 @bp.post("/<int:number>/void")
 def void(evening_id: int, number: int) -> Response | tuple[str, int]:
     """Void a hand with a reason; it stays in the history, struck through."""
-    evening = load(evening_id)
     reason = request.form.get("reason", "")
-    correction = correction_reason(evening, reason)
-    try:
-        operations.void_hand(
-            evening, number, {"reason": reason}, source="page", correction=correction
-        )
-        if correction:
-            note_correction(evening, number, correction)
-    except operations.NotFoundError:
-        abort(404)
-    except operations.AlreadyVoidError:
-        db.session.rollback()
-        flash(gettext("Hand %(n)s is voided already.", n=number))
+
+    def unit() -> Response:
+        evening = load(evening_id)
+        correction = correction_reason(evening, reason)
+        try:
+            operations.void_hand(
+                evening, number, {"reason": reason}, source="page", correction=correction
+            )
+            if correction:
+                note_correction(evening, number, correction)
+        except operations.NotFoundError:
+            abort(404)
+        except operations.AlreadyVoidError:
+            db.session.rollback()
+            flash(gettext("Hand %(n)s is voided already.", n=number))
+            return redirect(url_for("evenings.history", evening_id=evening_id), 303)
+        except InvalidInputError as error:
+            db.session.rollback()
+            flash(" ".join(text(m) for ms in error.errors.values() for m in ms))
+            return redirect(url_for("hands.edit", evening_id=evening_id, number=number), 303)
+        db.session.commit()
+        flash(gettext("Hand %(n)s was voided.", n=number))
         return redirect(url_for("evenings.history", evening_id=evening_id), 303)
-    except InvalidInputError as error:
-        db.session.rollback()
-        flash(" ".join(text(m) for ms in error.errors.values() for m in ms))
-        return redirect(url_for("hands.edit", evening_id=evening_id, number=number), 303)
-    db.session.commit()
-    flash(gettext("Hand %(n)s was voided.", n=number))
-    return redirect(url_for("evenings.history", evening_id=evening_id), 303)
+
+    return retrying(unit)

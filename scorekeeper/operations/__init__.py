@@ -42,6 +42,7 @@ from scorekeeper.operations.views import (
     records,
     seating_facts,
     summaries,
+    upcoming_table,
     view,
 )
 
@@ -75,6 +76,7 @@ __all__ = [
     "set_closed",
     "split_body",
     "summaries",
+    "upcoming_table",
     "view",
     "void_hand",
 ]

@@ -17,7 +17,7 @@ from scorekeeper.models import (
     utcnow,
 )
 from scorekeeper.operations.errors import StaleVersionError, ensure_open
-from scorekeeper.operations.views import EveningView, checked_view, view
+from scorekeeper.operations.views import EveningView, checked_view, lock_evening, view
 from scorekeeper.rules import get_variant
 from scorekeeper.rules.base import (
     ErrorCollector,
@@ -104,6 +104,7 @@ def create_evening(raw: object, *, source: str) -> Evening:
 
 def change_seating(evening: Evening, raw: object, *, source: str) -> Seating:
     """Change the table from the next hand on (players join, leave or swap seats)."""
+    lock_evening(evening)
     ensure_open(evening)
     if not isinstance(raw, Mapping):
         raise InvalidSettingsError.single("body", msg("Send the seating as a JSON object."))
@@ -130,6 +131,7 @@ def change_seating(evening: Evening, raw: object, *, source: str) -> Seating:
 
 def correct_evening(evening: Evening, raw: object, *, source: str) -> Evening:
     """Correct an evening's settings (title, place, date, first dealer, options)."""
+    lock_evening(evening)
     ensure_open(evening)
     if not isinstance(raw, Mapping):
         raise InvalidSettingsError.single("body", msg("Send the changes as a JSON object."))
@@ -193,6 +195,7 @@ def read_end_rule(current: EveningView, value: str | None) -> str | None:
 
 def set_closed(evening: Evening, closed: bool, *, source: str) -> Evening:
     """Close an evening once its settlement is signed, or reopen it; both leave a trace."""
+    lock_evening(evening)
     if (evening.closed_at is not None) == closed:
         return evening
     evening.closed_at = utcnow() if closed else None

@@ -19,7 +19,17 @@ from scorekeeper.operations.errors import (
     ensure_open,
 )
 from scorekeeper.operations.evenings import player_named, set_closed
-from scorekeeper.operations.views import EveningView, checked_view, seating_facts, upcoming_table
+from scorekeeper.operations.views import (
+    EveningView,
+    checked_view,
+    get_evening,
+    lock_evening,
+    seating_facts,
+    stored_stamp,
+    take_lock,
+    upcoming_table,
+    write_stamp,
+)
 from scorekeeper.rules import get_variant
 from scorekeeper.rules.base import (
     ErrorCollector,
@@ -30,9 +40,7 @@ from scorekeeper.rules.base import (
     msg,
 )
 from scorekeeper.rules.rotation import seating_for
-from scorekeeper.validation import (
-    read_member,
-)
+from scorekeeper.validation import VOID_LENGTH, read_member, text_problem
 
 #: Keys of a hand body that belong to the shell, not to the variant's facts (``correction``:
 #: the organiser's reason for changing a closed tournament table).
@@ -80,10 +88,23 @@ def prepare_hand(evening: Evening, raw: object) -> tuple[ledger_mod.HandRecord, 
     return record, checked_view(evening, record)
 
 
-def record_hand(evening: Evening, raw: object, *, source: str) -> Hand:
-    """Record the next hand; the dealer is proposed by the rotation unless given."""
+def record_hand(evening: Evening, raw: object, *, source: str) -> tuple[Hand, EveningView]:
+    """Record the next hand; the dealer is proposed by the rotation unless given.
+
+    The hand is checked (a replay of the evening) before the evening's lock is taken, so
+    tablets saving to a busy server queue only for the write itself; if another write
+    reached the evening meanwhile, it is checked again under the lock. Returns the hand and
+    the evening as replayed to check it, which is the evening as it now stands: the answer
+    is made from it rather than from a second replay.
+    """
+    stamp = write_stamp(evening)
     ensure_open(evening)
-    record, _ = prepare_hand(evening, raw)
+    record, checked = prepare_hand(evening, raw)
+    take_lock(evening.id)
+    if stored_stamp(evening.id) != stamp:
+        get_evening(evening.id, fresh=True)
+        ensure_open(evening)
+        record, checked = prepare_hand(evening, raw)
     stored = dict(record.facts)
     hand = Hand(
         evening=evening,
@@ -96,7 +117,7 @@ def record_hand(evening: Evening, raw: object, *, source: str) -> Hand:
     db.session.add(HandRevision(hand=hand, version=1, input=stored, source=source))
     db.session.flush()
     close_when_due(evening, source=source)
-    return hand
+    return hand, checked
 
 
 def close_when_due(evening: Evening, *, source: str) -> None:
@@ -136,11 +157,13 @@ def check_version(value: object, current: int) -> None:
 
 def replace_hand(
     evening: Evening, number: int, raw: object, *, source: str, correction: str | None = None
-) -> Hand:
+) -> tuple[Hand, EveningView]:
     """Replace a hand's facts; later hands are recomputed, dealers stay where they were.
 
     ``correction`` is the reason for changing a closed evening, kept with the revision.
+    Returns the hand and the evening replayed with it (see ``record_hand``).
     """
+    lock_evening(evening)
     ensure_open(evening, correction=correction)
     hand = find_hand(evening, number)
     facts, shell = split_body(raw)
@@ -149,7 +172,7 @@ def replace_hand(
     table = Table(seating_for(seatings, number).players, hand.dealer.name)
     hand_input = check_hand(evening, facts, table, confirm=bool(shell.get("confirm")))
     stored = hand_input.to_json()
-    checked_view(evening, ledger_mod.HandRecord(number, table, stored))
+    checked = checked_view(evening, ledger_mod.HandRecord(number, table, stored))
     hand.input = stored
     hand.void_reason = None
     hand.version += 1
@@ -160,16 +183,18 @@ def replace_hand(
         )
     )
     db.session.flush()
-    return hand
+    return hand, checked
 
 
 def void_hand(
     evening: Evening, number: int, raw: object, *, source: str, correction: str | None = None
-) -> Hand:
+) -> tuple[Hand, EveningView]:
     """Void a hand with a reason: it stays in the record with no effect.
 
     ``correction`` is the reason for changing a closed evening, kept with the revision.
+    Returns the hand and the evening replayed without it (see ``record_hand``).
     """
+    lock_evening(evening)
     ensure_open(evening, correction=correction)
     hand = find_hand(evening, number)
     if hand.void_reason is not None:
@@ -179,15 +204,15 @@ def void_hand(
     reason = body.get("reason")
     if not isinstance(reason, str) or not reason.strip():
         errors.add("reason", msg("Say why the hand is voided."))
-    elif len(reason) > 500:
-        errors.add("reason", msg("This can be at most {n} characters long.", n=500))
+    elif (problem := text_problem(reason, VOID_LENGTH)) is not None:
+        errors.add("reason", problem)
     if "version" in body:
         check_version(body["version"], hand.version)
     errors.raise_if_any(InvalidHandError)
     assert isinstance(reason, str)
     seatings = seating_facts(evening)
     table = Table(seating_for(seatings, number).players, hand.dealer.name)
-    checked_view(evening, ledger_mod.HandRecord(number, table, hand.input, void=True))
+    checked = checked_view(evening, ledger_mod.HandRecord(number, table, hand.input, void=True))
     hand.void_reason = reason.strip()
     hand.version += 1
     hand.updated_at = utcnow()
@@ -202,4 +227,4 @@ def void_hand(
         )
     )
     db.session.flush()
-    return hand
+    return hand, checked

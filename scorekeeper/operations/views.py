@@ -6,13 +6,18 @@ evening with the change before keeping it.
 
 from __future__ import annotations
 
+import json
+import threading
+from collections import OrderedDict
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from sqlalchemy import func, select
-from sqlalchemy.orm import selectinload
+from sqlalchemy import event, func, select
+from sqlalchemy.orm import Session, SessionTransaction, selectinload
 
 from scorekeeper import ledger as ledger_mod
+from scorekeeper import sqlite
 from scorekeeper.extensions import db
 from scorekeeper.models import (
     Evening,
@@ -112,8 +117,84 @@ def summaries() -> list[EveningSummary]:
     return sorted(out, key=lambda s: (s.last_activity, s.evening.id), reverse=True)
 
 
-def get_evening(evening_id: int) -> Evening | None:
-    """An evening with its seatings and hands loaded in a few queries."""
+#: Where a session keeps the ids of the evenings its transaction has locked.
+HELD = "scorekeeper.locked_evenings"
+
+
+def take_lock(evening_id: int) -> bool:
+    """Wait until no other request is writing to the evening, and keep others waiting
+    until this transaction ends. False when this transaction holds the lock already (a
+    write that makes another, such as the last hand of a tournament table closing it).
+
+    Two tablets saving at once are served one after the other: the second reads the hand
+    the first stored and takes the next number, instead of taking the same number and
+    losing at the commit, which under steady load can happen to one tablet again and again.
+    PostgreSQL locks the evening's row, so other evenings are written in parallel; SQLite
+    has one writer at a time anyway, and takes its write lock now rather than at the first
+    write, after the reads it would then have to redo (``sqlite.begin_writing``).
+    """
+    held: set[int] = db.session.info.setdefault(HELD, set())
+    if evening_id in held:
+        return False
+    if db.session.get_bind().dialect.name == "sqlite":
+        sqlite.begin_writing(db.session())
+    else:
+        db.session.execute(select(Evening.id).where(Evening.id == evening_id).with_for_update())
+    held.add(evening_id)
+    return True
+
+
+@event.listens_for(Session, "after_transaction_end")
+def _forget_locks(session: Session, transaction: SessionTransaction) -> None:
+    """The locks end with the transaction that took them."""
+    if transaction.parent is None:
+        session.info.pop(HELD, None)
+
+
+def lock_evening(evening: Evening) -> None:
+    """Take the evening's lock (``take_lock``), then load it again as it is stored now.
+
+    Every write to an evening starts here (recording a hand may first check it unlocked,
+    see ``write_stamp``), so it decides on what no other write can change before it
+    commits.
+    """
+    if take_lock(evening.id):
+        get_evening(evening.id, fresh=True)
+
+
+#: What every write to an evening's facts changes: its settings version (also bumped by
+#: closing and reopening), how many seatings and hands it has, and its hands' versions.
+Stamp = tuple[int, int, int, int]
+
+
+def write_stamp(evening: Evening) -> Stamp:
+    """The stamp of the evening as loaded. Each part only grows, so an equal stamp read
+    later means that nothing was written to the evening in between."""
+    hands = evening.hands
+    return (evening.version, len(evening.seatings), len(hands), sum(h.version for h in hands))
+
+
+def stored_stamp(evening_id: int) -> Stamp:
+    """The stamp of the evening as stored now, in one query."""
+    seatings = select(func.count()).where(Seating.evening_id == evening_id)
+    hands = select(func.count()).where(Hand.evening_id == evening_id)
+    versions = select(func.coalesce(func.sum(Hand.version), 0)).where(Hand.evening_id == evening_id)
+    row = db.session.execute(
+        select(
+            Evening.version,
+            seatings.scalar_subquery(),
+            hands.scalar_subquery(),
+            versions.scalar_subquery(),
+        ).where(Evening.id == evening_id)
+    ).one()
+    return (int(row[0]), int(row[1]), int(row[2]), int(row[3]))
+
+
+def get_evening(evening_id: int, *, fresh: bool = False) -> Evening | None:
+    """An evening with its seatings and hands loaded in a few queries.
+
+    ``fresh`` reloads what this request loaded before, in place (after taking its lock).
+    """
     query = (
         select(Evening)
         .where(Evening.id == evening_id)
@@ -123,6 +204,8 @@ def get_evening(evening_id: int) -> Evening | None:
             selectinload(Evening.hands).selectinload(Hand.dealer),
         )
     )
+    if fresh:
+        query = query.execution_options(populate_existing=True)
     return db.session.scalars(query).one_or_none()
 
 
@@ -154,12 +237,51 @@ def upcoming_table(evening: Evening) -> Table:
     return next_table(seatings, dealt)
 
 
+#: Replays kept by this process, least recently used first out.
+REPLAYS_KEPT = 64
+_replays: OrderedDict[Hashable, ledger_mod.Ledger] = OrderedDict()
+_replays_lock = threading.Lock()
+
+
+def replay(
+    variant: Variant, options: Mapping[str, str], hand_records: list[ledger_mod.HandRecord]
+) -> ledger_mod.Ledger:
+    """``ledger.replay``, remembered by everything it reads.
+
+    The ledger is never stored: every page replays its evening. A replay is a pure function
+    of the variant, the house rules and the hands' facts, so the same facts give the same
+    ledger, and an evening shown again with nothing changed (a table screen refreshed, a
+    second tablet, the page after saving a hand, which the check replayed already) needs
+    no new replay. The key holds the facts themselves, not a version, so no write can
+    leave a stale ledger behind, committed or not.
+    """
+    key = (
+        variant.game,
+        variant.key,
+        tuple(sorted(options.items())),
+        tuple(
+            (r.number, r.table.players, r.table.dealer, r.void, json.dumps(r.facts, sort_keys=True))
+            for r in hand_records
+        ),
+    )
+    with _replays_lock:
+        if (kept := _replays.get(key)) is not None:
+            _replays.move_to_end(key)
+            return kept
+    replayed = ledger_mod.replay(variant, options, hand_records)
+    with _replays_lock:
+        _replays[key] = replayed
+        while len(_replays) > REPLAYS_KEPT:
+            _replays.popitem(last=False)
+    return replayed
+
+
 def view(evening: Evening, hand_records: list[ledger_mod.HandRecord] | None = None) -> EveningView:
     """Replay an evening (optionally with changed hand records, to test a change)."""
     variant = get_variant(evening.game, evening.variant)
     seatings = seating_facts(evening)
     hand_records = records(evening, seatings) if hand_records is None else hand_records
-    replayed = ledger_mod.replay(variant, evening.options, hand_records)
+    replayed = replay(variant, evening.options, hand_records)
     dealt = [DealtHand(r.number, r.table.dealer, r.void) for r in hand_records]
     return EveningView(evening, variant, seatings, replayed, next_table(seatings, dealt))
 

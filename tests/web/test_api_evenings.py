@@ -110,6 +110,37 @@ BAD_EVENINGS = [
         "A player's name is empty.",
         id="empty-name",
     ),
+    # What SQLite would store but PostgreSQL refuses is refused on both, before the commit.
+    pytest.param(
+        {"game": "troggen", "players": ["Anna", "B" * 81, "Clara", "Dora"]},
+        "players",
+        "Names can be at most 80 characters long.",
+        id="name-too-long",
+    ),
+    pytest.param(
+        {"game": "troggen", "players": ["Anna", "ß" * 41, "Clara", "Dora"]},
+        "players",
+        "Names can be at most 80 characters long.",
+        id="name-too-long-once-folded",
+    ),
+    pytest.param(
+        {"game": "troggen", "players": ["Anna", "Be\u0000rt", "Clara", "Dora"]},
+        "players",
+        "Text cannot contain the NUL character.",
+        id="nul-in-name",
+    ),
+    pytest.param(
+        {"game": "troggen", "players": PLAYERS4, "title": "T" * 201},
+        "title",
+        "This can be at most 200 characters long.",
+        id="title-too-long",
+    ),
+    pytest.param(
+        {"game": "troggen", "players": PLAYERS4, "place": "Museum\u0000"},
+        "place",
+        "Text cannot contain the NUL character.",
+        id="nul-in-place",
+    ),
     pytest.param(
         {"game": "troggen", "players": PLAYERS4, "first_dealer": "Zora"},
         "first_dealer",

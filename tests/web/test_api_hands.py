@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from flask import Flask
 from flask.testing import FlaskClient
 
 from tests.conftest import PLAYERS4, PLAYERS5
@@ -471,6 +472,13 @@ def test_void_needs_a_reason_and_happens_once(
     response = client.delete(url, json={"reason": "  "})
     assert response.status_code == 422
     assert response.json["errors"]["reason"] == ["Say why the hand is voided."]
+    for reason, message in [
+        ("x" * 501, "This can be at most 500 characters long."),
+        ("mis\u0000dealt", "Text cannot contain the NUL character."),
+    ]:
+        response = client.delete(url, json={"reason": reason})
+        assert response.status_code == 422
+        assert response.json["errors"]["reason"] == [message]
     assert snapshot() == before
     assert client.delete(url, json={"reason": "wrong table"}).status_code == 200
     twice = client.delete(url, json={"reason": "again"})
@@ -531,3 +539,70 @@ def test_wrong_method_is_json_405(client: FlaskClient) -> None:
     response = client.delete("/api/v1/evenings")
     assert response.status_code == 405
     assert "errors" in response.json
+
+
+def interleave(monkeypatch: pytest.MonkeyPatch, other: Callable[[], object]) -> None:
+    """Run ``other`` (a request to another app on the same database) once, at the moment a
+    hand being recorded has been checked and its evening's lock is about to be taken."""
+    from scorekeeper.operations import hands
+
+    take_lock = hands.take_lock
+    pending = [other]
+
+    def interleaved(evening_id: int) -> None:
+        while pending:
+            pending.pop()()
+        take_lock(evening_id)
+
+    monkeypatch.setattr(hands, "take_lock", interleaved)
+
+
+def test_a_hand_checked_before_another_write_is_checked_again(
+    client: FlaskClient,
+    make_app: Callable[..., Flask],
+    create_evening: Callable[..., int],
+    record_hand: Callable[..., Any],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    evening = create_evening(first_dealer="Dora")
+    other = make_app().test_client()
+    interleave(monkeypatch, lambda: other.post(f"/api/v1/evenings/{evening}/hands", json=G1))
+    second = record_hand(evening, G2)["hand"]
+    assert (second["number"], second["dealer"]) == (2, "Anna")  # not hand 1, dealt by Dora
+    interleave(monkeypatch, lambda: other.post(f"/api/v1/evenings/{evening}/close"))
+    refused = client.post(f"/api/v1/evenings/{evening}/hands", json=G1)
+    assert refused.status_code == 409
+    assert refused.json["errors"]["evening"] == [
+        "This evening is closed. Reopen it to change anything."
+    ]
+    assert len(client.get(f"/api/v1/evenings/{evening}").json["hands"]) == 2
+
+
+def test_an_evening_shown_again_with_the_same_facts_is_not_replayed_again(
+    client: FlaskClient,
+    create_evening: Callable[..., int],
+    record_hand: Callable[..., Any],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from scorekeeper.operations import views
+
+    evening = create_evening(first_dealer="Dora")
+    record_hand(evening, G1)
+    replays: list[int] = []
+    replay = views.ledger_mod.replay
+
+    def counted(*args: Any) -> Any:
+        replays.append(len(args[2]))
+        return replay(*args)
+
+    monkeypatch.setattr(views.ledger_mod, "replay", counted)
+    url = f"/api/v1/evenings/{evening}"
+    shown = client.get(url).json
+    assert client.get(url).json == shown
+    assert client.get(f"/evenings/{evening}").status_code == 200
+    assert replays == []  # recording the hand replayed these facts already
+    changed = client.put(f"{url}/hands/1", json={**G1, "points": 20, "version": 1})
+    assert changed.status_code == 200
+    assert replays == [1]  # the check of the change; the answer and the page reuse it
+    assert client.get(url).json["balances"] != shown["balances"]
+    assert replays == [1]

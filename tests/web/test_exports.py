@@ -261,6 +261,11 @@ def damaged(archive: dict[str, Any]) -> list[tuple[str, dict[str, Any] | list[in
         ("number beyond the database", changed(["hands", 0, "number"], 10**20)),
         ("version zero", changed(["hands", 0, "revisions", 0, "version"], 0)),
         ("dealer name far too long", changed(["hands", 0, "dealer"], "Z" * 300)),
+        # Values SQLite would store but PostgreSQL's columns cannot hold.
+        ("name too long", changed(["seatings", 0, "players", 0], "A" * 81)),
+        ("NUL in a dealer's name", changed(["hands", 0, "dealer"], "Anna\u0000")),
+        ("hand number too large", changed(["hands", 0, "number"], 2**31)),
+        ("version too large", changed(["hands", 0, "revisions", 0, "version"], 2**63)),
     ]
 
 
@@ -274,6 +279,24 @@ def test_damaged_or_foreign_archives_are_refused_and_change_nothing(
         assert response.status_code == 422, name
         assert response.json["errors"], name
         assert snapshot() == before, name
+
+
+def test_import_cuts_free_texts_to_what_their_columns_hold(
+    client: FlaskClient, evening: int
+) -> None:
+    archive = client.get(f"/api/v1/evenings/{evening}/export").json
+    archive["evening"]["title"] = "Abend\u0000" + "x" * 300
+    archive["hands"][0]["revisions"][0]["source"] = "tablet-" * 10
+    archive["hands"][3]["void_reason"] = "falsch\u0000 gezählt"
+    response = client.post("/api/v1/evenings/import", json=archive)
+    assert response.status_code == 201, response.json
+    copy = response.json["id"]
+    assert response.json["title"] == "Abend" + "x" * 195
+    revisions = client.get(f"/api/v1/evenings/{copy}/hands/1/revisions").json["revisions"]
+    assert revisions[0]["source"] == ("tablet-" * 10)[:40]
+    assert client.get(f"/api/v1/evenings/{copy}/hands/4").json["void"] == {
+        "reason": "falsch gezählt"
+    }
 
 
 def test_import_page_refuses_a_broken_file(client: FlaskClient, snapshot: Snapshot) -> None:

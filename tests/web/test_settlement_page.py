@@ -6,7 +6,6 @@ import re
 from collections.abc import Callable
 from datetime import UTC, datetime
 from itertools import pairwise
-from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -15,7 +14,6 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import select
 
-from scorekeeper import create_app
 from scorekeeper.extensions import db
 from scorekeeper.models import SettlementTick
 from tests.conftest import PLAYERS5
@@ -324,13 +322,8 @@ def test_unknown_evening_is_a_404(client: FlaskClient) -> None:
     assert client.post("/evenings/99/settlement/ticks", data={}).status_code == 404
 
 
-def test_ticks_need_the_csrf_token(tmp_path: Path, migrated_db: Path) -> None:
-    path = tmp_path / "csrf.sqlite"
-    path.write_bytes(migrated_db.read_bytes())
-    app = create_app(
-        {"TESTING": True, "DATABASE_URL": f"sqlite:///{path}", "SECRET_KEY": "test"},
-        instance_path=str(tmp_path),
-    )
+def test_ticks_need_the_csrf_token(make_app: Callable[..., Flask]) -> None:
+    app = make_app()
     client = app.test_client()
     created = client.post("/api/v1/evenings", json={"game": "troggen", "players": PLAYERS5})
     evening = created.json["id"]
@@ -352,5 +345,3 @@ def test_ticks_need_the_csrf_token(tmp_path: Path, migrated_db: Path) -> None:
     response = client.post(url, data={**data, "action": "tick", "csrf_token": token.group(1)})
     assert response.status_code == 302
     assert len(stored_ticks(app)) == 1
-    with app.app_context():
-        db.engine.dispose()

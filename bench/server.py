@@ -1,0 +1,273 @@
+"""Hand submissions per second and the evening page, on the production server.
+
+Each figure of the app is measured beside its baseline, a bare Flask endpoint served by
+gunicorn with the same settings on the same database (``bench/bare.py``), in alternating
+runs, so a busy moment of the machine hits both alike:
+
+- recording a hand (``POST /api/v1/evenings/<id>/hands``) into evenings that already hold
+  50 hands, against one insert of the same body;
+- the table screen of a 200-hand evening (``GET /evenings/<id>``), against one query of its
+  200 hands rendered as a Jinja table.
+
+Load comes from ``wrk`` (Debian's package) on loopback. Run from the checkout:
+
+    .venv/bin/python bench/server.py                     # SQLite, in a temporary folder
+    .venv/bin/python bench/server.py --postgres URL      # and PostgreSQL (the database is wiped)
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from sqlalchemy import create_engine, func, select, text
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "bench"))
+
+from bare import BARE_HANDS  # noqa: E402
+
+from scorekeeper import create_app  # noqa: E402
+from scorekeeper.extensions import db  # noqa: E402
+from scorekeeper.models import Hand  # noqa: E402
+
+PLAYERS = ["Anna", "Bert", "Clara", "Dora", "Emil"]
+#: Evenings the hands are spread over (a hall of tables), each starting with 50 hands.
+EVENINGS = 400
+BEFORE = 50
+PAGE_HANDS = 200
+#: Gunicorn as scripts/start runs it on a 2-core machine.
+WORKERS = 2 * (os.cpu_count() or 1) + 1
+THREADS = 2
+WRK = ["wrk", "-t2", "-c8"]
+SECONDS = 5
+RUNS = 3
+
+
+def hand(i: int) -> dict[str, object]:
+    """A bid hand of a five-player table, different for each ``i``."""
+    return {
+        "contract": ["einfach", "einfach", "doppelt", "ohne"][i % 4],
+        "bidder": PLAYERS[i % 5],
+        "partner": PLAYERS[(i + 2) % 5],
+        "points": 15 + (i * 7) % 45,
+        "last_trick": ["none", "none", "none", "pagat_won"][i % 4],
+    }
+
+
+def build(url: str, folder: Path) -> tuple[int, int]:
+    """The evenings: ``EVENINGS`` of ``BEFORE`` hands (consecutive ids from the first) and
+    one of ``PAGE_HANDS`` hands. Returns the first id and the page evening's id."""
+    app = create_app(
+        {"DATABASE_URL": url, "SECRET_KEY": "bench-" + "k" * 32, "WTF_CSRF_ENABLED": False},
+        instance_path=str(folder),
+    )
+    client = app.test_client()
+    with app.app_context():
+        BARE_HANDS.create(db.engine)
+
+    def evening(hands: int) -> int:
+        created = client.post("/api/v1/evenings", json={"game": "troggen", "players": PLAYERS})
+        evening_id = int(created.json["id"])
+        for i in range(hands):
+            answer = client.post(f"/api/v1/evenings/{evening_id}/hands", json=hand(i))
+            assert answer.status_code == 201, answer.json
+        return evening_id
+
+    first = evening(BEFORE)
+    archive = client.get(f"/api/v1/evenings/{first}/export").json
+    for i in range(1, EVENINGS):
+        assert client.post("/api/v1/evenings/import", json=archive).json["id"] == first + i
+    page = evening(PAGE_HANDS)
+    with app.app_context():
+        db.session.remove()
+        db.engine.dispose()
+    return first, page
+
+
+def free_port() -> int:
+    """A port nothing listens on right now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@contextmanager
+def serving(command: list[str], env: dict[str, str], port: int, log: Path) -> Iterator[str]:
+    """A gunicorn server in its own process group, until the block ends."""
+    with log.open("wb") as output:
+        process = subprocess.Popen(
+            command,
+            env={**os.environ, **env},
+            stdout=output,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+            cwd=ROOT,
+        )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            assert process.poll() is None, log.read_text()
+            try:
+                with urllib.request.urlopen(f"{url}/nothing-here", timeout=5):
+                    break
+            except urllib.error.HTTPError:
+                break  # a 404: it answers
+            except OSError:
+                assert time.monotonic() < deadline, log.read_text()
+                time.sleep(0.2)
+        yield url
+    finally:
+        os.killpg(process.pid, signal.SIGTERM)
+        process.wait(timeout=30)
+
+
+def app_server(url: str, folder: Path) -> tuple[list[str], dict[str, str], int]:
+    """How scripts/start serves the app."""
+    port = free_port()
+    env = {
+        "HOST": "127.0.0.1",
+        "PORT": str(port),
+        "WORKERS": str(WORKERS),
+        "THREADS": str(THREADS),
+        "SCOREKEEPER_DATABASE_URL": url,
+        "SCOREKEEPER_INSTANCE_PATH": str(folder),
+    }
+    return [str(ROOT / "scripts" / "start")], env, port
+
+
+def bare_server(url: str) -> tuple[list[str], dict[str, str], int]:
+    """The bare app with scripts/start's gunicorn settings."""
+    port = free_port()
+    command = [
+        str(ROOT / ".venv" / "bin" / "gunicorn"),
+        "--bind",
+        f"127.0.0.1:{port}",
+        "--workers",
+        str(WORKERS),
+        "--threads",
+        str(THREADS),
+        "--timeout",
+        "60",
+        "--no-control-socket",
+        "--pythonpath",
+        str(ROOT / "bench"),
+        "bare:create_app()",
+    ]
+    return command, {"BENCH_DATABASE_URL": url}, port
+
+
+def wrk(*args: str, seconds: int = SECONDS) -> float:
+    """Requests per second of one wrk run; any answer but 2xx/3xx stops the benchmark."""
+    out = subprocess.run(
+        [*WRK, f"-d{seconds}s", *args], capture_output=True, text=True, check=True
+    ).stdout
+    bad = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    assert bad is None, out
+    found = re.search(r"Requests/sec:\s+([\d.]+)", out)
+    assert found is not None, out
+    return float(found.group(1))
+
+
+def compare(name: str, bare: list[str], ours: list[str], target: float) -> str:
+    """Alternating runs of both; the line of the results table."""
+    wrk(*bare, seconds=1)  # warm the workers up (templates, connections)
+    wrk(*ours, seconds=1)
+    rates: tuple[list[float], list[float]] = ([], [])
+    for run in range(RUNS):
+        order = [(0, bare), (1, ours)] if run % 2 == 0 else [(1, ours), (0, bare)]
+        for index, args in order:
+            rates[index].append(wrk(*args))
+    bare_rate, our_rate = statistics.median(rates[0]), statistics.median(rates[1])
+    ratio = our_rate / bare_rate
+    verdict = "meets" if ratio >= target else "MISSES"
+    return (
+        f"{name:<32} {bare_rate:>8.0f} {our_rate:>8.0f} {ratio:>6.0%}  "
+        f"{verdict} the {target:.0%} target"
+    )
+
+
+def measure(label: str, url: str, folder: Path) -> list[str]:
+    """Every figure on one database."""
+    print(f"{label}: building {EVENINGS} evenings of {BEFORE} hands ...", file=sys.stderr)
+    first, page = build(url, folder)
+    lines = []
+    with (
+        serving(*bare_server(url), log=folder / "bare.log") as bare,
+        serving(*app_server(url, folder), log=folder / "app.log") as ours,
+    ):
+        script = str(ROOT / "bench" / "hands.lua")
+        span = [str(first), str(EVENINGS)]
+        lines.append(
+            compare(
+                f"{label}: record a hand (/s)",
+                ["-s", script, bare, "--", "/bare/evenings/", "/hands", *span],
+                ["-s", script, ours, "--", "/api/v1/evenings/", "/hands", *span],
+                0.60,
+            )
+        )
+        lines.append(
+            compare(
+                f"{label}: evening page, 200 hands",
+                [f"{bare}/bare/evenings/{page}"],
+                [f"{ours}/evenings/{page}"],
+                0.50,
+            )
+        )
+    engine = create_engine(url)
+    with engine.connect() as connection:
+        counts = select(func.count()).where(Hand.evening_id < page).group_by(Hand.evening_id)
+        sizes = connection.execute(counts).scalars().all()
+    engine.dispose()
+    lines.append(f"{label}: the evenings held {BEFORE} to {max(sizes)} hands during the runs")
+    return lines
+
+
+def wipe(url: str) -> None:
+    """Empty the PostgreSQL database given for the benchmark."""
+    engine = create_engine(url)
+    with engine.begin() as connection:
+        connection.execute(text("DROP SCHEMA public CASCADE"))
+        connection.execute(text("CREATE SCHEMA public"))
+    engine.dispose()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--postgres", help="a PostgreSQL URL to measure too (wiped first)")
+    args = parser.parse_args()
+    assert shutil.which("wrk"), "wrk is missing: apt-get install wrk"
+    lines = []
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp) / "sqlite"
+        folder.mkdir()
+        lines += measure("SQLite", f"sqlite:///{folder / 'bench.sqlite'}", folder)
+        if args.postgres:
+            wipe(args.postgres)
+            folder = Path(tmp) / "postgres"
+            folder.mkdir()
+            lines += measure("PostgreSQL", args.postgres, folder)
+    print(f"gunicorn {WORKERS} workers x {THREADS} threads; wrk -t2 -c8; ", end="")
+    print(f"median of {RUNS} runs of {SECONDS} s")
+    print(f"{'':<32} {'bare/s':>8} {'ours/s':>8} {'ratio':>6}")
+    for line in lines:
+        print(line)
+
+
+if __name__ == "__main__":
+    main()
