@@ -35,6 +35,8 @@ from scorekeeper.models import (
     SettlementTick,
 )
 from scorekeeper.rules.base import ScorekeeperError
+from scorekeeper.tournament.models import Tournament, TournamentEvent
+from scorekeeper.tournament.rounds import seat_names
 from scorekeeper.validation import LANGUAGES, name_key
 
 #: Keys whose values are fixed words of the rules or settings, never a player's name: a
@@ -209,9 +211,9 @@ def anonymise_player(player_id: int) -> str:
     the caller rolls back) if any evening's amounts would differ afterwards.
 
     This is the one place that knows where names are kept: whatever else comes to store a
-    person's name is renamed here as well. Not yet covered: a tournament's ``Entrant.name``
-    (from which the next round's tables take their players' names) and the names in its
-    log (``TournamentEvent.detail``).
+    person's name is renamed here as well, tournaments included: the entrant who played
+    under that name (from whom later rounds' tables take their names) and the tournament's
+    log.
     """
     player = db.session.get(Player, player_id)
     if player is None:
@@ -223,6 +225,7 @@ def anonymise_player(player_id: int) -> str:
     for evening in evenings:
         _rename_evening(evening, renaming)
     _rename_answers([e.id for e in evenings], renaming)
+    _rename_entrants(renaming)
     db.session.flush()
     for evening in evenings:
         try:
@@ -232,6 +235,29 @@ def anonymise_player(player_id: int) -> str:
         if after != before[evening.id]:
             raise AnonymiseError(evening.id)
     return renaming.new
+
+
+def _rename_entrants(renaming: Renaming) -> None:
+    """Rename the tournament entrants who played under the old name, and their log lines.
+
+    An entrant plays under their own name, or under "Name (12)" when the name repeats in
+    the tournament: whoever was seated as the old name is that person.
+    """
+    for tournament in db.session.scalars(select(Tournament)):
+        seated = seat_names(tournament)
+        for entrant in tournament.entrants:
+            if seated.get(entrant.number) != renaming.old:
+                continue
+            old_name = entrant.name
+            entrant.name = renaming.new
+            events = db.session.scalars(
+                select(TournamentEvent).where(TournamentEvent.tournament_id == tournament.id)
+            )
+            for event in events:
+                if event.detail.get("number") == entrant.number and "name" in event.detail:
+                    event.detail = {**event.detail, "name": renaming.new}
+                elif old_name in json.dumps(event.detail, ensure_ascii=False):
+                    event.detail = Renaming(old_name, renaming.new).data(event.detail)
 
 
 @dataclass(frozen=True, slots=True)

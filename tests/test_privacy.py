@@ -191,3 +191,47 @@ def test_the_command_asks_first_and_names_the_new_name(
     missing = runner.invoke(args=["anonymise-player", "Zora", "--yes"])
     assert missing.exit_code != 0
     assert "There is no player called Zora." in missing.output
+
+
+def test_a_tournament_entrant_is_anonymised_with_the_standings_unchanged(
+    app: Flask, client: FlaskClient, snapshot: Snapshot
+) -> None:
+    """The entrant seated under the name becomes the guest; a namesake keeps their name."""
+    made = client.post(
+        "/api/v1/tournaments",
+        json={
+            "name": "Cup",
+            "game": "troggen",
+            "rounds": 2,
+            "deals_per_player": 1,
+            "password": "secret1",
+        },
+    )
+    tid = made.json["id"]
+    for name in ["Anna Meier", "Bert", "Clara", "Dora", "Anna Meier", "Emil", "Fritz", "Greta"]:
+        assert (
+            client.post(f"/api/v1/tournaments/{tid}/entrants", json={"name": name}).status_code
+            == 201
+        )
+    client.post(f"/api/v1/tournaments/{tid}/rounds")
+    client.post(f"/api/v1/tournaments/{tid}/rounds/1/start")
+    table = client.get(f"/api/v1/tournaments/{tid}/rounds/1").json["tables"][0]
+    first = client.get(f"/api/v1/evenings/{table['evening']}").json["players"]
+    response = client.post(
+        f"/api/v1/evenings/{table['evening']}/hands",
+        json={"contract": "einfach", "bidder": first[0], "points": 40},
+    )
+    assert response.status_code == 201
+    before = client.get(f"/api/v1/tournaments/{tid}/standings").json["standings"]
+    with app.app_context():
+        new = privacy.anonymise_player(player_id(app, "Anna Meier (5)"))
+        db.session.commit()
+    entrants = {
+        e["number"]: e["name"]
+        for e in client.get(f"/api/v1/tournaments/{tid}/entrants").json["entrants"]
+    }
+    assert entrants[5] == new
+    assert entrants[1] == "Anna Meier"
+    after = client.get(f"/api/v1/tournaments/{tid}/standings").json["standings"]
+    assert [(s["number"], s["total"]) for s in after] == [(s["number"], s["total"]) for s in before]
+    assert "Anna Meier (5)" not in everything(snapshot)
