@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import ipaddress
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
@@ -206,3 +207,26 @@ def cleared(scope: str) -> None:
     db.session.execute(
         delete(LoginAttempt).where(LoginAttempt.scope == scope, LoginAttempt.remote == _remote())
     )
+
+
+def on_this_machine() -> bool:
+    """Whether the request comes from the computer serving the app (the organiser's laptop)."""
+    return ip_address_is_loopback(request.remote_addr)
+
+
+def ip_address_is_loopback(address: str | None) -> bool:
+    """Whether ``address`` names this machine itself (127.x, ::1)."""
+    try:
+        return address is not None and ipaddress.ip_address(address).is_loopback
+    except ValueError:
+        return False
+
+
+def may_manage_installation() -> bool:
+    """Who may download or restore every evening, and anonymise players.
+
+    A backup holds every name, every tournament's table codes and password hashes, and a
+    restore adds evenings: without a PIN only the laptop serving the app may do it; with a
+    PIN, whoever gave it (the check before every request has asked for it already).
+    """
+    return on_this_machine() or (pin_required() and pin_unlocked())

@@ -25,7 +25,7 @@ from flask_babel import gettext, ngettext
 from sqlalchemy import func, select
 from werkzeug.wrappers import Response
 
-from scorekeeper import backup
+from scorekeeper import access, backup
 from scorekeeper.extensions import db
 from scorekeeper.models import Evening
 from scorekeeper.rules.base import InvalidInputError
@@ -37,11 +37,11 @@ bp = Blueprint("backups", __name__, url_prefix="/backup")
 def may_manage_backups() -> bool:
     """Whether this caller may download every evening or restore evenings from a backup.
 
-    The one place that decides it, for the pages and for the link on the home page. For now
-    it is everyone who reaches the app, like the evenings themselves; it is meant to follow
-    the installation PIN or the organiser's login once those exist.
+    The one place that decides it, for the pages and for the link on the home page:
+    the laptop serving the app, or whoever gave the installation's PIN
+    (``access.may_manage_installation``).
     """
-    return True
+    return access.may_manage_installation()
 
 
 @bp.before_request

@@ -10,7 +10,7 @@ from flask import Blueprint, abort, flash, redirect, render_template, url_for
 from flask_babel import gettext
 from werkzeug.wrappers import Response
 
-from scorekeeper import privacy
+from scorekeeper import access, privacy
 from scorekeeper.extensions import db
 from scorekeeper.models import Player
 
@@ -20,11 +20,11 @@ bp = Blueprint("players", __name__, url_prefix="/players")
 def may_manage_players() -> bool:
     """Whether this caller may see every player and anonymise one.
 
-    The one place that decides it, for the pages and for the link on the home page. For now
-    it is everyone who reaches the app, like the evenings themselves; it is meant to follow
-    the installation PIN or the organiser's login once those exist.
+    The one place that decides it, for the pages and for the link on the home page:
+    the laptop serving the app, or whoever gave the installation's PIN
+    (``access.may_manage_installation``).
     """
-    return True
+    return access.may_manage_installation()
 
 
 @bp.before_request

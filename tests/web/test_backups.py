@@ -196,3 +196,21 @@ def test_who_may_manage_backups_is_decided_in_one_place(
     for path in ["/backup", "/backup/scorekeeper-backup.zip", "/backup/restore"]:
         assert client.get(path).status_code == 403, path
     assert upload(client, b"{}").status_code == 403
+
+
+def status(client: FlaskClient, path: str) -> int:
+    """The status of a GET, the (streamed) body closed."""
+    with client.get(path) as response:
+        return response.status_code
+
+
+@pytest.mark.parametrize("path", ["/backup", "/backup/scorekeeper-backup.zip", "/players"])
+def test_a_tablet_needs_the_pin_for_backups_and_players(app: Flask, path: str) -> None:
+    """Another device on the network: refused without a PIN, let in once it gave the PIN."""
+    tablet = app.test_client()
+    tablet.environ_base["REMOTE_ADDR"] = "192.168.1.30"
+    assert status(tablet, path) == 403
+    assert status(app.test_client(), path) == 200  # the laptop itself
+    app.config["ACCESS_PIN"] = "4711"
+    assert tablet.post("/api/v1/unlock", json={"pin": "4711"}).status_code == 200
+    assert status(tablet, path) == 200
