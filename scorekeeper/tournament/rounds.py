@@ -237,8 +237,8 @@ def close_round(tournament: Tournament, round_: Round, *, confirm: bool) -> Roun
         raise InvalidSettingsError.single(
             "confirm",
             msg(
-                "Tables {tables} have not finished. Close the round anyway? Their hands so "
-                "far count.",
+                "Not finished yet: table {tables}. Close the round anyway? Their hands so far "
+                "count.",
                 tables=", ".join(str(t.number) for t in late),
             ),
         )

@@ -145,7 +145,7 @@ def test_set_up_register_draw_swap_start_close_as_the_organiser(client: FlaskCli
     # Closing with unfinished tables asks first and changes nothing.
     play(client, started["tables"][0]["evening"], 4)
     page = follow(client, client.post("/tournaments/1/rounds/1/close"))
-    assert "Tables 2 have not finished." in page
+    assert "Table 2 has not finished." in page
     assert "Close anyway" in page
     assert ok(client.get("/api/v1/tournaments/1/rounds/1"))["state"] == "started"
     assert "✓ finished" in page
@@ -216,7 +216,7 @@ def test_a_player_can_drop_out_and_come_back(client: FlaskClient) -> None:
     )
     row = re.search(r'id="p3">(.*?)</tr>', page, re.S)
     assert row is not None
-    assert "dropped out" in row.group(1)
+    assert "withdrawn before round 1" in row.group(1)
     assert 'value="return"' in row.group(1)
     entrants = ok(client.get(f"/api/v1/tournaments/{tournament}/entrants"))["entrants"]
     assert entrants[2]["left_after"] == 0
