@@ -31,6 +31,9 @@ PLAYERS5 = ["Anna", "Bert", "Clara", "Dora", "Emil"]
 Fresh = Callable[[], Flask]
 #: A server database to run the suite on instead of SQLite files (PostgreSQL).
 SERVER_URL = os.environ.get("SCOREKEEPER_TEST_DATABASE_URL") or None
+#: Tests of SQLite files themselves (its backup API, copying or migrating a database file):
+#: on a run against the server database there is no such file to act on.
+sqlite_only = pytest.mark.skipif(SERVER_URL is not None, reason="acts on SQLite files")
 
 
 @pytest.fixture(scope="session")

@@ -21,8 +21,10 @@ from flask.testing import FlaskClient
 from sqlalchemy import make_url
 
 from scorekeeper import backup
-from tests.conftest import Fresh
+from tests.conftest import Fresh, sqlite_only
 from tests.played import EVENINGS, play, results
+
+pytestmark = sqlite_only
 
 NOW = datetime(2026, 11, 21, 23, 30, tzinfo=UTC)
 #: Enough backups to catch the evening at several moments, few enough to restore quickly.

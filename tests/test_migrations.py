@@ -23,7 +23,10 @@ from sqlalchemy.exc import IntegrityError
 
 from scorekeeper import MIGRATIONS, create_app
 from scorekeeper.extensions import db
+from tests.conftest import sqlite_only
 from tests.played import play, results
+
+pytestmark = sqlite_only
 
 #: The first schema's tables, parents before children.
 FIRST_TABLES = [

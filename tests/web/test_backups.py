@@ -20,7 +20,7 @@ from flask.testing import FlaskClient
 
 from scorekeeper import backup
 from scorekeeper.blueprints import backups
-from tests.conftest import Fresh
+from tests.conftest import Fresh, sqlite_only
 from tests.played import EVENINGS, play, results
 
 Snapshot = Callable[[], dict[str, list[tuple[Any, ...]]]]
@@ -59,6 +59,7 @@ def test_home_leads_to_the_backup_page(client: FlaskClient) -> None:
     assert 'href="/backup/restore"' in page.text
 
 
+@sqlite_only
 def test_the_download_holds_every_evening_and_the_database(
     client: FlaskClient, tmp_path: Path
 ) -> None:
@@ -140,6 +141,7 @@ def broken_backups(data: bytes) -> list[tuple[str, bytes, str]]:
     ]
 
 
+@sqlite_only
 def test_a_damaged_file_is_refused_in_plain_words_and_changes_nothing(
     client: FlaskClient,
     fresh: Fresh,
