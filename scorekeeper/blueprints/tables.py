@@ -26,19 +26,17 @@ def open_form() -> str:
 @bp.post("")
 def open() -> Response | tuple[str, int]:
     """Open the table whose code was typed."""
-    code = (request.form.get("code") or "").strip()
-    try:
-        table = find_table(code)
-    except access.AccessDeniedError as error:
-        return render_template("tables/open.html", error=text(error.message), code=code), 404
-    access.bind_table(table.id)
-    db.session.commit()
-    return redirect(url_for("evenings.show", evening_id=table.evening_id), 303)
+    return bind_and_go((request.form.get("code") or "").strip())
 
 
 @bp.get("/<code>")
 def enter(code: str) -> Response | tuple[str, int]:
     """The address in the QR code: bind this device and go to the table."""
+    return bind_and_go(code)
+
+
+def bind_and_go(code: str) -> Response | tuple[str, int]:
+    """Bind this device to the table with ``code`` and show it; a wrong code says so."""
     try:
         table = find_table(code)
     except access.AccessDeniedError as error:

@@ -12,6 +12,7 @@ from scorekeeper.standings import RoundScore
 from scorekeeper.tournament.models import Entrant, Round, Tournament, TournamentTable
 from scorekeeper.tournament.results import Line, TableState
 from scorekeeper.tournament.rounds import seat_names
+from scorekeeper.tournament.setup import as_body
 from scorekeeper.tournament.texts import scoring_rule
 
 
@@ -26,16 +27,7 @@ def tournament_json(tournament: Tournament) -> dict[str, Any]:
     """The set-up (never the password) and where to find the rest."""
     return {
         "id": tournament.id,
-        "name": tournament.name,
-        "place": tournament.place,
-        "date": tournament.date.isoformat() if tournament.date else None,
-        "game": tournament.game,
-        "variant": tournament.variant,
-        "options": dict(tournament.options),
-        "rounds": tournament.rounds,
-        "deals_per_player": tournament.deals_per_player,
-        "scoring": tournament.scoring,
-        "language": tournament.language,
+        **as_body(tournament),
         "version": tournament.version,
         "frozen": tournament.frozen_at is not None,
         "rounds_drawn": len(tournament.round_list),

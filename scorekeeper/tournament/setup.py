@@ -87,7 +87,7 @@ def parse_settings(raw: object, *, current: Tournament | None = None) -> Tournam
         raise InvalidSettingsError.single("body", msg("Send the tournament as a JSON object."))
     errors = ErrorCollector()
     reject_unknown(raw, SETUP_KEYS | ({"version"} if current else set()), errors)
-    merged: dict[str, object] = {**(_as_raw(current) if current else {}), **raw}
+    merged: dict[str, object] = {**(as_body(current) if current else {}), **raw}
     name = read_text(merged, "name", errors)
     if not name and "name" not in errors.errors:
         errors.add("name", msg("Give the tournament a name."))
@@ -148,8 +148,9 @@ def parse_settings(raw: object, *, current: Tournament | None = None) -> Tournam
     )
 
 
-def _as_raw(tournament: Tournament) -> dict[str, object]:
-    """A stored set-up in the shape of a request body, so changes can be merged over it."""
+def as_body(tournament: Tournament) -> dict[str, object]:
+    """A stored set-up in the shape of a request body (changes are merged over it; the API
+    answers with it)."""
     return {
         "name": tournament.name,
         "place": tournament.place,
