@@ -16,23 +16,12 @@ from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import LANDSCAPE, PORTRAIT, LiveServer, OpenPage, screenshot
 from tests.browser.test_flow import choose
+from tests.web.tournament_support import NAMES as ALL_NAMES
+from tests.web.tournament_support import PASSWORD
 
 LANG = "de"
-PASSWORD = "museum-2026"
-NAMES = [
-    "Anna",
-    "Bert",
-    "Clara",
-    "Dora",
-    "Emil",
-    "Frieda",
-    "Gustav",
-    "Hanna",
-    "Ida",
-    "Jakob",
-    "Klara",
-    "Leo",
-]
+#: Twelve players: three tables of four.
+NAMES = ALL_NAMES[:12]
 MINUS = "\u2212"
 
 
