@@ -80,11 +80,30 @@ def replay(variant: Variant, options: Options, records: Sequence[HandRecord]) ->
     >>> replay(troggen, opts, [g1]).balances
     {'A': 12, 'B': -4, 'C': -4, 'D': -4}
     """
+    return extend(empty(variant), variant, options, records)
+
+
+def empty(variant: Variant) -> Ledger:
+    """The ledger of an evening before its first hand."""
     state = variant.initial_state()
-    balances: dict[str, int] = {}
-    tally: dict[str, int] = {}
-    money: dict[str, int] = {}
-    results: list[HandResult] = []
+    return Ledger((), (), {}, variant.common_balance(state), state, {}, {})
+
+
+def extend(
+    ledger: Ledger, variant: Variant, options: Options, records: Sequence[HandRecord]
+) -> Ledger:
+    """The ledger after ``records``, played on from ``ledger`` (which stays as it was).
+
+    A fold goes on from any of its steps: ``extend(replay(v, o, a), v, o, b)`` is
+    ``replay(v, o, a + b)``. So a hand added at the end of an evening is checked, and an
+    evening already replayed is brought up to date, without replaying the hands before.
+    Raises ``InvalidInputError`` as ``replay`` does.
+    """
+    state = ledger.state
+    balances = dict(ledger.balances)
+    tally = dict(ledger.tally)
+    money = dict(ledger.money)
+    results: list[HandResult] = list(ledger.hands)
     for record in records:
         for player in record.table.players:
             balances.setdefault(player, 0)
