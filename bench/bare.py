@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from flask import Flask, render_template_string, request
+from flask import Flask, request
 from sqlalchemy import JSON, Column, Integer, MetaData, Table, create_engine, insert, text
 
 from scorekeeper import sqlite
@@ -64,10 +64,12 @@ def create_app() -> Flask:
             connection.execute(insert(BARE_HANDS).values(evening_id=evening_id, input=body))
         return {"evening": evening_id, "input": body}, 201
 
+    template = app.jinja_env.from_string(PAGE)  # compiled once, as the app's templates are
+
     @app.get("/bare/evenings/<int:evening_id>")
     def page(evening_id: int) -> str:
         with engine.connect() as connection:
             hands = connection.execute(HANDS, {"evening": evening_id}).mappings().all()
-        return render_template_string(PAGE, evening_id=evening_id, hands=hands)
+        return template.render(evening_id=evening_id, hands=hands)
 
     return app

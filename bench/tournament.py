@@ -103,11 +103,13 @@ def fill_round(app: Flask, round_: dict[str, Any], rng: Random) -> None:
     """Every table's hands through the operations layer, one commit per table."""
     with app.app_context():
         for table in round_["tables"]:
-            evening = db.session.get_one(Evening, table["evening"])
             players = [p["name"] for p in table["players"]]
             for _ in range(table["hands_due"]):
-                operations.record_hand(evening, hand(rng, players), source="bench")
+                current = operations.current_view(table["evening"])
+                assert current is not None
+                operations.record_hand(current, hand(rng, players), source="bench")
             db.session.commit()
+            evening = db.session.get_one(Evening, table["evening"])
             assert evening.closed_at is not None  # its last hand closed it
         db.session.remove()
 

@@ -38,6 +38,7 @@ from sqlalchemy.orm import Session, selectinload
 from scorekeeper import archive
 from scorekeeper.extensions import db
 from scorekeeper.models import Evening, Hand, Seat, Seating
+from scorekeeper.operations.snapshots import kept
 from scorekeeper.rules.base import InvalidInputError, Message, msg
 
 FORMAT = "scorekeeper-backup"
@@ -379,3 +380,4 @@ def replace_sqlite(source: Path, safety_copy: Path) -> None:
     finally:
         live.close()
         backup.close()
+    kept().forget_all()  # what this process kept came from the database just replaced

@@ -34,6 +34,7 @@ from scorekeeper.models import (
     Seating,
     SettlementTick,
 )
+from scorekeeper.operations.evenings import add_revision
 from scorekeeper.rules.base import ScorekeeperError
 from scorekeeper.tournament.models import Tournament, TournamentEvent
 from scorekeeper.tournament.rounds import seat_names
@@ -189,6 +190,9 @@ def _rename_evening(evening: Evening, renaming: Renaming) -> None:
     )
     for tick in ticks:
         tick.payer, tick.payee = renaming.name(tick.payer), renaming.name(tick.payee)
+    # A revision of its own: the evening's facts changed, and its stamp must say so to the
+    # server processes that keep it replayed (``operations.snapshots``).
+    add_revision(evening, source="anonymise")
 
 
 def _rename_answers(evening_ids: Iterable[int], renaming: Renaming) -> None:

@@ -60,6 +60,14 @@ def load(evening_id: int) -> Evening:
     return evening
 
 
+def load_current(evening_id: int) -> EveningView:
+    """The evening as stored now, replayed, or 404."""
+    current = operations.current_view(evening_id)
+    if current is None:
+        abort(404, description=gettext("There is no evening %(id)s.", id=evening_id))
+    return current
+
+
 #: Makes the answer to a write: body, status, Location.
 Handler = Callable[[], tuple[dict[str, Any], int, str | None]]
 
@@ -131,7 +139,7 @@ def create() -> Response:
 @bp.get("/evenings/<int:evening_id>")
 def show(evening_id: int) -> Response:
     """An evening with its ledger."""
-    return jsonify(serialize.evening_json(operations.view(load(evening_id))))
+    return jsonify(serialize.evening_json(load_current(evening_id)))
 
 
 @bp.patch("/evenings/<int:evening_id>")
@@ -200,10 +208,14 @@ def record_hand(evening_id: int) -> Response:
     """Record the next hand."""
 
     def handler() -> tuple[dict[str, Any], int, str | None]:
-        evening = load(evening_id)
-        hand, current = operations.record_hand(evening, body(), source="api")
-        data = hand_reply(current, hand.number)
-        location = url_for("api.show_hand", evening_id=evening_id, number=hand.number)
+        # The answer is made before the hand is stored, so the write's lock is held only
+        # for the write; made again if the evening changed before the lock was taken.
+        prepared = operations.prepare_record(load_current(evening_id), body())
+        data = hand_reply(prepared.view, prepared.hand.number)
+        stored = operations.store_hand(prepared, source="api")
+        if stored is not prepared:
+            data = hand_reply(stored.view, stored.hand.number)
+        location = url_for("api.show_hand", evening_id=evening_id, number=stored.hand.number)
         return data, 201, location
 
     return idempotent(f"evening:{evening_id}", handler)

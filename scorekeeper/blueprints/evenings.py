@@ -10,7 +10,7 @@ from sqlalchemy import select
 from werkzeug.wrappers import Response
 
 from scorekeeper import LANGUAGES, operations
-from scorekeeper.blueprints.hands import form_context, new_form
+from scorekeeper.blueprints.hands import blank_entry, form_context, new_form
 from scorekeeper.extensions import db
 from scorekeeper.forms import (
     SEATS,
@@ -98,16 +98,20 @@ def create() -> Response | tuple[str, int]:
 @bp.get("/evenings/<int:evening_id>")
 def show(evening_id: int) -> str:
     """The table screen: who deals, the pot, balances, the hand entry, the last hands."""
-    current = load_view(evening_id)
+    current = operations.current_view(evening_id)
+    if current is None:
+        abort(404)
     saved = request.args.get("saved", type=int)
     saved_result = next(
         (r for r in current.ledger.hands if r.record.number == saved and not r.record.void),
         None,
     )
+    form = new_form(current)
     return render_template(
         "evenings/show.html",
         current=current,
-        form=new_form(current),
+        form=form,
+        entry_fields=blank_entry(current, form) if current.evening.closed_at is None else None,
         warnings=False,
         saved=saved_result,
         **form_context(current.variant, current.next_table),

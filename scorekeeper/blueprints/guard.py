@@ -16,6 +16,7 @@ from scorekeeper import access
 from scorekeeper.extensions import db
 from scorekeeper.rules.base import msg
 from scorekeeper.tournament.models import Round, TournamentTable
+from scorekeeper.tournament.tables import table_for_evening
 
 #: What the device bound to a table may do there: play, correct, read its own sheet.
 TABLE_ENDPOINTS = {
@@ -72,11 +73,6 @@ PUBLIC = {
     "tournaments.login_form",
     "tournaments.screen",
 }
-
-
-def table_for_evening(evening_id: int) -> TournamentTable | None:
-    """The tournament table an evening is, if it is one."""
-    return db.session.query(TournamentTable).filter_by(evening_id=evening_id).one_or_none()
 
 
 def tournament_of(table: TournamentTable) -> int:

@@ -7,9 +7,20 @@ tap or a resent form records it once.
 from __future__ import annotations
 
 import secrets
+from collections import OrderedDict
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
-from flask_babel import gettext
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    flash,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from flask_babel import get_locale, gettext
+from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from scorekeeper import operations
@@ -36,12 +47,60 @@ def load(evening_id: int) -> Evening:
     return evening
 
 
+def load_current(evening_id: int) -> operations.EveningView:
+    """The evening as stored now, replayed, or 404."""
+    found = operations.current_view(evening_id)
+    if found is None:
+        abort(404)
+    return found
+
+
 def new_form(current: operations.EveningView, formdata: object = None) -> object:
     """The entry form for the next hand, with a fresh one-time token."""
     form = hand_form(current.variant).build(current.next_table, formdata=formdata)
     if not form.token.data:
         form.token.data = secrets.token_urlsafe(16)
     return form
+
+
+#: Blank entry forms each app keeps, by language, game and table.
+BLANK_FORMS_KEPT = 256
+
+
+def blank_entry(current: operations.EveningView, form: object) -> Markup:
+    """The fields of the table screen's blank entry form, rendered once per table.
+
+    A blank form is the same HTML for every request at the same table (the players as
+    buttons, the dealer the rotation proposes, the page's language): only its tokens
+    differ, and they stand outside these fields. Rendering it is most of the table
+    screen's work, and every tablet in the hall reloads its screen.
+    """
+    table = current.next_table
+    key = (
+        str(get_locale()),
+        current.variant.game,
+        current.variant.key,
+        table.players,
+        table.dealer,
+    )
+    kept: OrderedDict[tuple[object, ...], Markup] = current_app.extensions.setdefault(
+        "scorekeeper.blank_forms", OrderedDict()
+    )
+    if (fields := kept.get(key)) is None:
+        fields = Markup(
+            render_template(
+                "_hand_form_fields.html",
+                form=form,
+                preview=True,
+                submit=gettext("Save hand"),
+                warnings=False,
+                **form_context(current.variant, table),
+            )
+        )
+        kept[key] = fields
+        while len(kept) > BLANK_FORMS_KEPT:
+            kept.popitem(last=False)
+    return fields
 
 
 def form_context(variant: Variant, table: Table) -> dict[str, object]:
@@ -72,14 +131,12 @@ def render_table(
 @bp.post("")
 def create(evening_id: int) -> Response | tuple[str, int]:
     """Record the next hand from the table screen."""
-    evening = load(evening_id)
-    # The next table comes from the rotation alone; the evening is replayed once, to check
-    # the hand when it is recorded (or to show the page again with a suggestion).
-    table = operations.upcoming_table(evening)
-    entry = hand_form(get_variant(evening.game, evening.variant))
+    current = load_current(evening_id)
+    table = current.next_table
+    entry = hand_form(current.variant)
     form = entry.build(table, formdata=request.form)
     if request.form.get("action") == "suggest" and entry.suggest(form, table):
-        return render_table(operations.view(evening), form)
+        return render_table(current, form)
     token = form.token.data or ""
     facts = entry.to_facts(form, table)
     if facts.get("dealer") == table.dealer:
@@ -92,15 +149,15 @@ def create(evening_id: int) -> Response | tuple[str, int]:
         if previous is not None:
             return redirect(previous.location or url_for("evenings.show", evening_id=evening_id))
         try:
-            hand, _ = operations.record_hand(evening, facts, source="page")
+            hand, _ = operations.record_hand(current, facts, source="page")
         except ImplausibleHandError as warning:
             db.session.rollback()
             entry.place_errors(form, warning.warnings, text)
-            return render_table(operations.view(load(evening_id)), form, warnings=True, status=422)
+            return render_table(current, form, warnings=True, status=422)
         except InvalidInputError as error:
             db.session.rollback()
             entry.place_errors(form, error.errors, text)
-            return render_table(operations.view(load(evening_id)), form, status=422)
+            return render_table(current, form, status=422)
         location = url_for("evenings.show", evening_id=evening_id, saved=hand.number)
         if token:
             keep_answer(
@@ -119,14 +176,14 @@ def create(evening_id: int) -> Response | tuple[str, int]:
 @bp.post("/preview")
 def preview(evening_id: int) -> str:
     """What the hand being entered would pay, as an HTML fragment for the live preview."""
-    evening = load(evening_id)
-    table = operations.upcoming_table(evening)  # the one replay is prepare_hand's
-    entry = hand_form(get_variant(evening.game, evening.variant))
+    current = load_current(evening_id)
+    table = current.next_table
+    entry = hand_form(current.variant)
     form = entry.build(table, formdata=request.form)
     problems: list[str] = []
     result = None
     try:
-        _, replayed = operations.prepare_hand(evening, entry.to_facts(form, table))
+        _, replayed = operations.prepare_hand(current, entry.to_facts(form, table))
         result = replayed.ledger.hands[-1]
     except ImplausibleHandError as warning:
         problems = [text(m) for ms in warning.warnings.values() for m in ms]

@@ -29,11 +29,14 @@ from scorekeeper.operations.hands import (
     find_hand,
     hands_left,
     prepare_hand,
+    prepare_record,
     record_hand,
     replace_hand,
     split_body,
+    store_hand,
     void_hand,
 )
+from scorekeeper.operations.snapshots import current_view
 from scorekeeper.operations.views import (
     EveningSummary,
     EveningView,
@@ -42,7 +45,6 @@ from scorekeeper.operations.views import (
     records,
     seating_facts,
     summaries,
-    upcoming_table,
     view,
 )
 
@@ -61,6 +63,7 @@ __all__ = [
     "close_when_due",
     "correct_evening",
     "create_evening",
+    "current_view",
     "ensure_open",
     "evening_settings",
     "find_hand",
@@ -68,6 +71,7 @@ __all__ = [
     "hands_left",
     "player_named",
     "prepare_hand",
+    "prepare_record",
     "read_end_rule",
     "record_hand",
     "records",
@@ -75,8 +79,8 @@ __all__ = [
     "seating_facts",
     "set_closed",
     "split_body",
+    "store_hand",
     "summaries",
-    "upcoming_table",
     "view",
     "void_hand",
 ]

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass, replace
+
+from sqlalchemy import insert
 
 from scorekeeper import ledger as ledger_mod
 from scorekeeper.extensions import db
@@ -18,17 +21,16 @@ from scorekeeper.operations.errors import (
     StaleVersionError,
     ensure_open,
 )
-from scorekeeper.operations.evenings import player_named, set_closed
+from scorekeeper.operations.evenings import set_closed
+from scorekeeper.operations.facts import EveningFacts, HandFact, Stamp, read_head
+from scorekeeper.operations.snapshots import current_view, keep_after_commit
 from scorekeeper.operations.views import (
     EveningView,
     checked_view,
     get_evening,
     lock_evening,
     seating_facts,
-    stored_stamp,
     take_lock,
-    upcoming_table,
-    write_stamp,
 )
 from scorekeeper.rules import get_variant
 from scorekeeper.rules.base import (
@@ -39,12 +41,14 @@ from scorekeeper.rules.base import (
     Table,
     msg,
 )
-from scorekeeper.rules.rotation import seating_for
+from scorekeeper.rules.rotation import DealtHand, next_table, seating_for
 from scorekeeper.validation import VOID_LENGTH, read_member, text_problem
 
 #: Keys of a hand body that belong to the shell, not to the variant's facts (``correction``:
 #: the organiser's reason for changing a closed tournament table).
 SHELL_KEYS = {"dealer", "confirm", "version", "correction"}
+HAND_TABLE = Hand.__table__
+REVISION_TABLE = HandRevision.__table__
 
 
 def split_body(raw: object) -> tuple[dict[str, object], dict[str, object]]:
@@ -59,7 +63,7 @@ def split_body(raw: object) -> tuple[dict[str, object], dict[str, object]]:
 
 
 def check_hand(
-    evening: Evening, facts: Mapping[str, object], table: Table, *, confirm: bool
+    evening: Evening | EveningFacts, facts: Mapping[str, object], table: Table, *, confirm: bool
 ) -> HandInput:
     """Parse a hand against its table and ask for confirmation of implausible facts."""
     variant = get_variant(evening.game, evening.variant)
@@ -70,66 +74,129 @@ def check_hand(
     return hand
 
 
-def prepare_hand(evening: Evening, raw: object) -> tuple[ledger_mod.HandRecord, EveningView]:
-    """The next hand as it would be recorded, and the evening replayed with it.
+def prepare_hand(current: EveningView, raw: object) -> tuple[ledger_mod.HandRecord, EveningView]:
+    """The next hand as it would be recorded, and the evening played on with it.
 
     Shared by recording and the live preview, so the preview shows exactly what saving does.
+    Only the new hand is played: the evening's ledger goes on from where ``current`` stands.
     """
     facts, shell = split_body(raw)
-    table = upcoming_table(evening)
+    table = current.next_table
     if shell.get("dealer") is not None:
         errors = ErrorCollector()
         dealer = read_member(shell["dealer"], table.players, errors, "dealer")
         errors.raise_if_any(InvalidHandError)
         table = Table(table.players, dealer or table.dealer)
-    hand_input = check_hand(evening, facts, table, confirm=bool(shell.get("confirm")))
-    number = max((h.number for h in evening.hands), default=0) + 1
+    hand_input = check_hand(current.evening, facts, table, confirm=bool(shell.get("confirm")))
+    number = max((h.number for h in current.evening.hands), default=0) + 1
     record = ledger_mod.HandRecord(number, table, hand_input.to_json())
-    return record, checked_view(evening, record)
+    ledger = ledger_mod.extend(current.ledger, current.variant, current.evening.options, [record])
+    dealt = [*current_dealt(current), DealtHand(number, table.dealer)]
+    return record, replace(current, ledger=ledger, next_table=next_table(current.seatings, dealt))
 
 
-def record_hand(evening: Evening, raw: object, *, source: str) -> tuple[Hand, EveningView]:
-    """Record the next hand; the dealer is proposed by the rotation unless given.
+def current_dealt(current: EveningView) -> list[DealtHand]:
+    """Who dealt each hand of the evening so far, for the rotation."""
+    return [
+        DealtHand(r.record.number, r.record.table.dealer, r.record.void)
+        for r in current.ledger.hands
+    ]
 
-    The hand is checked (a replay of the evening) before the evening's lock is taken, so
-    tablets saving to a busy server queue only for the write itself; if another write
-    reached the evening meanwhile, it is checked again under the lock. Returns the hand and
-    the evening as replayed to check it, which is the evening as it now stands: the answer
-    is made from it rather than from a second replay.
-    """
-    stamp = write_stamp(evening)
-    ensure_open(evening)
-    record, checked = prepare_hand(evening, raw)
-    take_lock(evening.id)
-    if stored_stamp(evening.id) != stamp:
-        get_evening(evening.id, fresh=True)
-        ensure_open(evening)
-        record, checked = prepare_hand(evening, raw)
-    stored = dict(record.facts)
-    hand = Hand(
-        evening=evening,
-        number=record.number,
-        dealer=player_named(record.table.dealer),
-        input=stored,
-        version=1,
+
+@dataclass(frozen=True, slots=True)
+class NewHand:
+    """A hand checked and ready to store, with the evening as it will stand."""
+
+    hand: HandFact
+    #: The evening with the hand, facts and ledger: what the answer shows.
+    view: EveningView
+    #: The stamp of the evening it was checked against.
+    base: Stamp
+    #: What was sent, to check it again should the evening change before it is stored.
+    raw: object
+
+
+def prepare_record(current: EveningView, raw: object) -> NewHand:
+    """Check the next hand against ``current`` (``snapshots.current_view``): the dealer is
+    proposed by the rotation unless given. Nothing is written yet."""
+    ensure_open(current.evening)
+    record, checked = prepare_hand(current, raw)
+    facts = current.evening
+    hand = HandFact(
+        record.number,
+        facts.player_ids[record.table.dealer],
+        record.table.dealer,
+        dict(record.facts),
+        1,
+        None,
+        utcnow(),
     )
-    db.session.add(hand)
-    db.session.add(HandRevision(hand=hand, version=1, input=stored, source=source))
-    db.session.flush()
-    close_when_due(evening, source=source)
-    return hand, checked
+    return NewHand(hand, replace(checked, evening=facts.with_hand(hand)), facts.stamp, raw)
 
 
-def close_when_due(evening: Evening, *, source: str) -> None:
+def store_hand(new: NewHand, *, source: str) -> NewHand:
+    """Store a prepared hand; returns it, or the hand checked again if the evening changed.
+
+    The hand was checked before the evening's lock is taken, so tablets saving to a busy
+    server queue only for the write itself (two rows and the commit); if another write
+    reached the evening meanwhile, it is checked again under the lock, and an answer made
+    from ``new`` must be made again from what is returned. The evening with the hand is
+    kept once the transaction commits.
+    """
+    evening_id = new.view.evening.id
+    take_lock(evening_id)
+    connection = db.session.connection()
+    head = read_head(connection, evening_id)
+    if head is None or head.stamp != new.base:
+        current = current_view(evening_id)
+        assert current is not None  # evenings are never deleted
+        new = prepare_record(current, new.raw)
+    hand = new.hand
+    hand_id = connection.execute(
+        insert(HAND_TABLE).returning(HAND_TABLE.c.id),
+        {
+            "evening_id": evening_id,
+            "number": hand.number,
+            "dealer_id": hand.dealer_id,
+            "input": hand.input,
+            "version": 1,
+            "created_at": hand.updated_at,
+            "updated_at": hand.updated_at,
+        },
+    ).scalar_one()
+    connection.execute(
+        insert(REVISION_TABLE),
+        {
+            "hand_id": hand_id,
+            "version": 1,
+            "input": hand.input,
+            "at": hand.updated_at,
+            "source": source,
+        },
+    )
+    keep_after_commit(new.view)
+    close_when_due(new.view.evening, source=source)
+    return new
+
+
+def record_hand(current: EveningView, raw: object, *, source: str) -> tuple[HandFact, EveningView]:
+    """Check and store the next hand (``prepare_record``, ``store_hand``): returns the hand
+    and the evening with it, which is the evening as it now stands, so an answer is made
+    from it rather than from another replay."""
+    new = store_hand(prepare_record(current, raw), source=source)
+    return new.hand, new.view
+
+
+def close_when_due(evening: EveningFacts, *, source: str) -> None:
     """Close an evening of a fixed length (a tournament table) once its last hand is in."""
-    if evening.hands_due is None:
-        return
-    played = sum(1 for h in evening.hands if h.void_reason is None)
-    if played >= evening.hands_due:
-        set_closed(evening, True, source=source)
+    left = hands_left(evening)
+    if left == 0:
+        stored = get_evening(evening.id)
+        assert stored is not None
+        set_closed(stored, True, source=source)
 
 
-def hands_left(evening: Evening) -> int | None:
+def hands_left(evening: Evening | EveningFacts) -> int | None:
     """How many hands an evening of a fixed length still has to play (None: open-ended)."""
     if evening.hands_due is None:
         return None

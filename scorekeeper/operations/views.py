@@ -154,40 +154,12 @@ def _forget_locks(session: Session, transaction: SessionTransaction) -> None:
 def lock_evening(evening: Evening) -> None:
     """Take the evening's lock (``take_lock``), then load it again as it is stored now.
 
-    Every write to an evening starts here (recording a hand may first check it unlocked,
-    see ``write_stamp``), so it decides on what no other write can change before it
-    commits.
+    Every write to an evening starts here (recording a hand checks it unlocked first and
+    then compares the evening's stamp, see ``operations.hands.record_hand``), so it decides
+    on what no other write can change before it commits.
     """
     if take_lock(evening.id):
         get_evening(evening.id, fresh=True)
-
-
-#: What every write to an evening's facts changes: its settings version (also bumped by
-#: closing and reopening), how many seatings and hands it has, and its hands' versions.
-Stamp = tuple[int, int, int, int]
-
-
-def write_stamp(evening: Evening) -> Stamp:
-    """The stamp of the evening as loaded. Each part only grows, so an equal stamp read
-    later means that nothing was written to the evening in between."""
-    hands = evening.hands
-    return (evening.version, len(evening.seatings), len(hands), sum(h.version for h in hands))
-
-
-def stored_stamp(evening_id: int) -> Stamp:
-    """The stamp of the evening as stored now, in one query."""
-    seatings = select(func.count()).where(Seating.evening_id == evening_id)
-    hands = select(func.count()).where(Hand.evening_id == evening_id)
-    versions = select(func.coalesce(func.sum(Hand.version), 0)).where(Hand.evening_id == evening_id)
-    row = db.session.execute(
-        select(
-            Evening.version,
-            seatings.scalar_subquery(),
-            hands.scalar_subquery(),
-            versions.scalar_subquery(),
-        ).where(Evening.id == evening_id)
-    ).one()
-    return (int(row[0]), int(row[1]), int(row[2]), int(row[3]))
 
 
 def get_evening(evening_id: int, *, fresh: bool = False) -> Evening | None:
@@ -228,13 +200,6 @@ def records(evening: Evening, seatings: tuple[SeatingFact, ...]) -> list[ledger_
         )
         for hand in evening.hands
     ]
-
-
-def upcoming_table(evening: Evening) -> Table:
-    """The table of the next hand with its proposed dealer, without replaying the hands."""
-    seatings = seating_facts(evening)
-    dealt = [DealtHand(h.number, h.dealer.name, h.void_reason is not None) for h in evening.hands]
-    return next_table(seatings, dealt)
 
 
 #: Replays kept by this process, least recently used first out.

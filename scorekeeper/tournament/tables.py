@@ -9,9 +9,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from flask import current_app
+from sqlalchemy import select
+
 from scorekeeper import access, operations
 from scorekeeper.extensions import db
 from scorekeeper.models import Evening
+from scorekeeper.operations.facts import EveningFacts
 from scorekeeper.tournament.models import Round, Tournament, TournamentTable
 from scorekeeper.tournament.setup import log
 
@@ -28,9 +32,39 @@ class TableInfo:
     organiser: bool
 
 
-def table_info(evening: Evening) -> TableInfo | None:
+#: Where an app keeps the ids of the evenings known to be casual ones, not tables.
+CASUAL = "scorekeeper.casual_evenings"
+#: At most this many are remembered; then the set starts again.
+CASUAL_KEPT = 100_000
+
+
+def table_for_evening(evening_id: int) -> TournamentTable | None:
+    """The tournament table an evening is, if it is one.
+
+    An evening is a table from the moment it exists (a round's start stores both in one
+    transaction) or never, so an evening once found to be casual is remembered as such:
+    the check before every request then costs no query.
+    """
+    casual: set[int] = current_app.extensions.setdefault(CASUAL, set())
+    if evening_id in casual:
+        return None
+    row = db.session.execute(
+        select(Evening.id, TournamentTable)
+        .outerjoin(TournamentTable, TournamentTable.evening_id == Evening.id)
+        .where(Evening.id == evening_id)
+    ).one_or_none()
+    if row is None:  # no such evening (yet): the page answers 404
+        return None
+    if row[1] is None:
+        if len(casual) >= CASUAL_KEPT:
+            casual.clear()
+        casual.add(evening_id)
+    return row[1]  # type: ignore[no-any-return]
+
+
+def table_info(evening: Evening | EveningFacts) -> TableInfo | None:
     """The tournament facts of an evening, or None for a casual evening."""
-    table = db.session.query(TournamentTable).filter_by(evening_id=evening.id).one_or_none()
+    table = table_for_evening(evening.id)
     if table is None:
         return None
     round_ = table.round

@@ -29,6 +29,7 @@ from sqlalchemy import MetaData, Table, select
 from scorekeeper import create_app
 from scorekeeper.extensions import db
 from scorekeeper.models import Player
+from scorekeeper.operations.snapshots import kept
 
 Snapshot = dict[str, list[tuple[Any, ...]]]
 
@@ -267,6 +268,8 @@ class World:
         with self.app.app_context():
             db.session.remove()
             db.engine.dispose()
+            # The database is replaced under the running app, as a restore does.
+            kept().forget_all()
         shutil.copyfile(self.template, self.path)
 
     def reset_if_changed(self, after: Snapshot) -> None:

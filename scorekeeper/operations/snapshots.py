@@ -1,0 +1,186 @@
+"""Evenings as last replayed, kept by each server process and brought up to date by stamp.
+
+The ledger is never stored: it is derived from the hands' facts. Deriving it on every
+request from scratch (loading every hand, replaying the evening) made a hall of tablets
+wait, so each process keeps the evenings it replayed, with the facts they came from:
+
+- a request reads the evening's stamp (``facts.read_head``, one query). The same stamp
+  means the same facts: the kept evening is used as it is;
+- when only hands were added since (another process recorded them), just those hands are
+  read and the kept ledger plays on through them (``ledger.extend``);
+- anything else (a hand corrected or voided, the table or the settings changed) reads
+  the whole evening and replays it.
+
+An evening changed by a request is kept only once that request has committed, so no
+process ever keeps what the database does not hold. The database must not be replaced
+under a running server (restoring a database file says so); ``forget_all`` is for when
+it is, all the same.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+
+from flask import current_app
+from sqlalchemy import event
+from sqlalchemy.orm import Session, SessionTransaction
+
+from scorekeeper import ledger as ledger_mod
+from scorekeeper.extensions import db
+from scorekeeper.operations.facts import EveningFacts, Head, read_facts, read_hands, read_head
+from scorekeeper.operations.views import HELD, EveningView, replay
+from scorekeeper.rules import get_variant
+from scorekeeper.rules.rotation import next_table
+
+#: Evenings each process keeps, least recently used first out. A hall's every table fits
+#: many times over; an evening of 50 hands takes about 100 KB.
+DEFAULT_KEPT = 1000
+#: Where a session keeps the evenings its transaction changed until it commits.
+STAGED = "scorekeeper.snapshots.staged"
+#: Set on a session once its transaction has written anything: what it reads from then on
+#: may include its own writes, which count only once they are committed.
+WROTE = "scorekeeper.snapshots.wrote"
+
+
+class Snapshots:
+    """The evenings one app in one process keeps, by id."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._kept: OrderedDict[int, EveningView] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, evening_id: int) -> EveningView | None:
+        """The evening as last kept, if it is."""
+        with self._lock:
+            kept = self._kept.get(evening_id)
+            if kept is not None:
+                self._kept.move_to_end(evening_id)
+            return kept
+
+    def put(self, current: EveningView) -> None:
+        """Keep ``current``, whose ``evening`` is an ``EveningFacts``."""
+        with self._lock:
+            self._kept[current.evening.id] = current
+            self._kept.move_to_end(current.evening.id)
+            while len(self._kept) > self.size:
+                self._kept.popitem(last=False)
+
+    def forget_all(self) -> None:
+        """Keep nothing (after the database was replaced under the running app)."""
+        with self._lock:
+            self._kept.clear()
+
+
+def kept() -> Snapshots:
+    """This app's kept evenings."""
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    found = app.extensions.get("scorekeeper.snapshots")
+    if found is None:
+        found = app.extensions.setdefault(
+            "scorekeeper.snapshots", Snapshots(int(app.config.get("SNAPSHOTS_KEPT", DEFAULT_KEPT)))
+        )
+    return found  # type: ignore[no-any-return]
+
+
+def build(facts: EveningFacts, ledger: ledger_mod.Ledger) -> EveningView:
+    """The view of ``facts`` replayed as ``ledger``."""
+    return EveningView(
+        facts,
+        get_variant(facts.game, facts.variant),
+        facts.seatings,
+        ledger,
+        next_table(facts.seatings, facts.dealt()),
+    )
+
+
+def only_added(before: EveningFacts, head: Head) -> bool:
+    """Whether the evening changed since ``before`` only by new hands at their first
+    version: settings and seatings the same, and the sum of versions grown by the count."""
+    version, updated, seatings, hands, versions, _ = head.stamp
+    added = hands - len(before.hands)
+    return (
+        (version, updated, seatings) == before.stamp[:3]
+        and added > 0
+        and versions - before.stamp[4] == added
+    )
+
+
+def current_view(evening_id: int) -> EveningView | None:
+    """The evening as stored now, replayed; None when there is no such evening."""
+    connection = db.session.connection()
+    head = read_head(connection, evening_id)
+    if head is None:
+        return None
+    snapshots = kept()
+    before = snapshots.get(evening_id)
+    if before is not None and before.evening.stamp == head.stamp:
+        return before
+    if before is not None and only_added(before.evening, head):
+        last = before.evening.hands[-1].number if before.evening.hands else 0
+        added = read_hands(connection, evening_id, after=last)
+        facts = head.facts(
+            before.evening.seatings, before.evening.hands + added, before.evening.player_ids
+        )
+        if facts.stamp == head.stamp:
+            current = build(
+                facts,
+                ledger_mod.extend(
+                    before.ledger, before.variant, facts.options, facts.records(added)
+                ),
+            )
+            remember(current)
+            return current
+    facts = read_facts(connection, head)
+    variant = get_variant(facts.game, facts.variant)
+    # Through the replays remembered by their facts: a hand just corrected was replayed to
+    # check it, with exactly these facts.
+    current = build(facts, replay(variant, facts.options, facts.records()))
+    if facts.stamp == head.stamp:  # else a write came between the queries: read it next time
+        remember(current)
+    return current
+
+
+def remember(current: EveningView) -> None:
+    """Keep ``current`` now, or once committed if this transaction wrote anything."""
+    if db.session.info.get(WROTE) or db.session.info.get(HELD):
+        keep_after_commit(current)
+    else:
+        kept().put(current)
+
+
+def keep_after_commit(current: EveningView) -> None:
+    """Keep ``current`` (the evening as this request's transaction wrote it) once that
+    transaction commits; forget it if it rolls back."""
+    staged: dict[int, EveningView] = db.session.info.setdefault(STAGED, {})
+    staged[current.evening.id] = current
+
+
+@event.listens_for(Session, "after_commit")
+def _publish(session: Session) -> None:
+    """The committed evenings are what the database now holds: keep them."""
+    staged = session.info.pop(STAGED, None)
+    if staged:
+        snapshots = kept()
+        for current in staged.values():
+            snapshots.put(current)
+
+
+@event.listens_for(Session, "after_flush")
+def _mark_written(session: Session, flush_context: object) -> None:
+    """The transaction wrote: what it reads is kept only once it commits."""
+    session.info[WROTE] = True
+
+
+@event.listens_for(Session, "after_transaction_end")
+def _unmark_written(session: Session, transaction: SessionTransaction) -> None:
+    """A new transaction starts with nothing written."""
+    if transaction.parent is None:
+        session.info.pop(WROTE, None)
+
+
+@event.listens_for(Session, "after_soft_rollback")
+def _discard(session: Session, previous_transaction: object) -> None:
+    """Nothing a rolled-back transaction wrote is kept."""
+    session.info.pop(STAGED, None)

@@ -1,0 +1,169 @@
+"""Evenings kept replayed by each server process (``operations.snapshots``).
+
+Two apps on one database stand for two server workers: whatever one of them writes, the
+other must show exactly as a full replay of the stored facts would, and nothing a
+rolled-back transaction wrote may be kept.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from scorekeeper import operations, privacy, serialize
+from scorekeeper.extensions import db
+from scorekeeper.models import Player
+from scorekeeper.operations import snapshots
+from scorekeeper.operations.facts import read_head
+from tests.conftest import PLAYERS4
+
+G1 = {"contract": "doppelt", "bidder": "Anna", "points": 41, "last_trick": "pagat_won"}
+LOST = {"contract": "einfach", "bidder": "Bert", "points": 20}
+
+
+@pytest.fixture
+def workers(make_app: Callable[..., Flask]) -> tuple[Flask, Flask]:
+    """Two apps on the same database, as two worker processes of one server."""
+    return make_app(WTF_CSRF_ENABLED=False), make_app(WTF_CSRF_ENABLED=False)
+
+
+def start(client: FlaskClient) -> int:
+    """A four-player Troggen evening."""
+    answer = client.post("/api/v1/evenings", json={"game": "troggen", "players": PLAYERS4})
+    assert answer.status_code == 201
+    return int(answer.json["id"])
+
+
+def replayed_from_scratch(app: Flask, evening_id: int) -> dict[str, Any]:
+    """The evening as a replay of its stored rows shows it, nothing kept."""
+    with app.test_request_context():
+        evening = operations.get_evening(evening_id)
+        assert evening is not None
+        return serialize.evening_json(operations.view(evening))
+
+
+def shown(client: FlaskClient, evening_id: int) -> dict[str, Any]:
+    """The evening as the API answers it."""
+    answer = client.get(f"/api/v1/evenings/{evening_id}")
+    assert answer.status_code == 200
+    return dict(answer.json)
+
+
+def test_hands_recorded_by_another_worker_are_played_on(workers: tuple[Flask, Flask]) -> None:
+    first, second = (app.test_client() for app in workers)
+    evening = start(first)
+    assert first.post(f"/api/v1/evenings/{evening}/hands", json=G1).status_code == 201
+    assert shown(first, evening)["pot"] == 0  # the first worker keeps it now
+    for body in (LOST, G1, LOST):
+        assert second.post(f"/api/v1/evenings/{evening}/hands", json=body).status_code == 201
+    seen = shown(first, evening)
+    assert [h["number"] for h in seen["hands"]] == [1, 2, 3, 4]
+    assert seen == replayed_from_scratch(workers[0], evening)
+    answer = first.post(f"/api/v1/evenings/{evening}/hands", json=G1)
+    assert answer.json["hand"]["number"] == 5
+    assert shown(second, evening) == replayed_from_scratch(workers[1], evening)
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda c, e: c.put(f"/api/v1/evenings/{e}/hands/1", json={**LOST, "version": 1}),
+        lambda c, e: c.delete(f"/api/v1/evenings/{e}/hands/2", json={"reason": "misdeal"}),
+        lambda c, e: c.patch(
+            f"/api/v1/evenings/{e}", json={"version": 1, "options": {"threshold": "half-up"}}
+        ),
+        lambda c, e: c.post(
+            f"/api/v1/evenings/{e}/seating", json={"players": ["Anna", "Bert", "Clara", "Emil"]}
+        ),
+        lambda c, e: c.post(f"/api/v1/evenings/{e}/close"),
+    ],
+    ids=["hand replaced", "hand voided", "settings corrected", "table changed", "closed"],
+)
+def test_any_other_change_by_another_worker_is_seen(
+    workers: tuple[Flask, Flask], change: Callable[[FlaskClient, int], Any]
+) -> None:
+    first, second = (app.test_client() for app in workers)
+    evening = start(first)
+    for body in (G1, LOST):
+        first.post(f"/api/v1/evenings/{evening}/hands", json=body)
+    before = shown(first, evening)
+    assert change(second, evening).status_code == 200
+    after = shown(first, evening)
+    assert after != before
+    assert after == replayed_from_scratch(workers[0], evening)
+    page = first.get(f"/evenings/{evening}")
+    assert page.status_code == 200
+
+
+def test_a_guest_anonymised_by_another_worker_is_renamed_here(
+    workers: tuple[Flask, Flask],
+) -> None:
+    first, _ = (app.test_client() for app in workers)
+    evening = start(first)
+    first.post(f"/api/v1/evenings/{evening}/hands", json=G1)
+    assert "Anna" in shown(first, evening)["players"]
+    with workers[1].test_request_context():
+        anna = db.session.query(Player).filter_by(name="Anna").one()
+        new_name = privacy.anonymise_player(anna.id)
+        db.session.commit()
+    seen = shown(first, evening)
+    assert "Anna" not in seen["players"]
+    assert new_name in seen["players"]
+    assert seen == replayed_from_scratch(workers[0], evening)
+    assert "Anna" not in first.get(f"/evenings/{evening}").get_data(as_text=True)
+
+
+def test_what_a_rolled_back_write_read_is_not_kept(workers: tuple[Flask, Flask]) -> None:
+    first, second = (app.test_client() for app in workers)
+    evening = start(first)
+    with workers[0].test_request_context():
+        current = operations.current_view(evening)
+        assert current is not None
+        operations.record_hand(current, G1, source="test")
+        # Read inside the writing transaction: the hand is there, but not yet for keeps.
+        inside = operations.current_view(evening)
+        assert inside is not None
+        assert len(inside.ledger.hands) == 1
+        db.session.rollback()
+        kept = snapshots.kept().get(evening)
+        assert kept is None or not kept.evening.hands
+    # Another worker records two different hands; the first worker shows those.
+    for body in (LOST, LOST):
+        second.post(f"/api/v1/evenings/{evening}/hands", json=body)
+    seen = shown(first, evening)
+    assert [h["input"]["contract"] for h in seen["hands"]] == ["einfach", "einfach"]
+    assert seen == replayed_from_scratch(workers[0], evening)
+
+
+def test_a_committed_hand_is_kept_as_written(workers: tuple[Flask, Flask]) -> None:
+    first, _ = (app.test_client() for app in workers)
+    evening = start(first)
+    assert first.post(f"/api/v1/evenings/{evening}/hands", json=G1).status_code == 201
+    with workers[0].test_request_context():
+        kept = snapshots.kept().get(evening)
+        assert kept is not None
+        assert [h.number for h in kept.evening.hands] == [1]
+        head = read_head(db.session.connection(), evening)
+        assert head is not None
+        assert head.stamp == kept.evening.stamp
+
+
+def test_the_table_screen_keeps_only_the_blank_form(
+    client: FlaskClient, create_evening: Callable[..., int]
+) -> None:
+    evening = create_evening(first_dealer="Dora")
+    first = client.get(f"/evenings/{evening}").get_data(as_text=True)
+    again = client.get(f"/evenings/{evening}").get_data(as_text=True)
+    token = 'name="token" type="hidden" value="'
+    assert first.split(token)[0] == again.split(token)[0]
+    assert first.split(token)[1][22:] == again.split(token)[1][22:]
+    assert first.split(token)[1][:22] != again.split(token)[1][:22]  # a new one-time token
+    client.post(f"/api/v1/evenings/{evening}/hands", json=G1)
+    proposed = client.get(f"/evenings/{evening}").get_data(as_text=True)
+    summary = proposed.split('<details class="dealer">')[1].split("</summary>")[0]
+    assert "<strong>Anna</strong>" in summary  # the next table's form, not the first one
+    assert "<strong>Dora</strong>" in first.split('<details class="dealer">')[1]
