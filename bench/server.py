@@ -160,6 +160,8 @@ def bare_server(url: str) -> tuple[list[str], dict[str, str], int]:
     port = free_port()
     command = [
         str(ROOT / ".venv" / "bin" / "gunicorn"),
+        "--config",
+        "python:scorekeeper.gunicorn_config",
         "--bind",
         f"127.0.0.1:{port}",
         "--workers",

@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from datetime import date, datetime
 from typing import Any
 
-from sqlalchemy import Connection, bindparam, func, select, true
+from sqlalchemy import Connection, bindparam, func, select
 
 from scorekeeper.ledger import HandRecord
 from scorekeeper.models import Evening, Hand, Player, Seat, Seating
@@ -144,34 +144,29 @@ class Head:
         )
 
 
+def _stamp_columns() -> list[Any]:
+    """The stamp's parts (after the evening's version and time) as columns of a query on
+    the evening row: seatings, hands, the sum of their versions, the last hand written."""
+    evening_id = EVENING.c.id
+    hands = HAND.c.evening_id == evening_id
+    return [
+        select(func.count()).where(SEATING.c.evening_id == evening_id).scalar_subquery(),
+        select(func.count()).where(hands).scalar_subquery(),
+        select(func.coalesce(func.sum(HAND.c.version), 0)).where(hands).scalar_subquery(),
+        select(func.max(HAND.c.updated_at)).where(hands).scalar_subquery(),
+    ]
+
+
 def _head_query() -> Any:
     """The query behind ``read_head``, built once: building it costs more than running it."""
-    evening_id = bindparam("evening")
-    counts = (
-        select(
-            func.count().label("hands"),
-            func.coalesce(func.sum(HAND.c.version), 0).label("versions"),
-            func.max(HAND.c.updated_at).label("touched"),
-        )
-        .where(HAND.c.evening_id == evening_id)
-        .subquery()
-    )
-    seatings = select(func.count()).where(SEATING.c.evening_id == evening_id).scalar_subquery()
-    table = select(TABLE.c.id).where(TABLE.c.evening_id == evening_id).scalar_subquery()
-    return (
-        select(
-            EVENING,
-            seatings.label("seatings"),
-            counts.c.hands,
-            counts.c.versions,
-            counts.c.touched,
-            table.label("table_id"),
-        )
-        .select_from(EVENING.join(counts, true()))  # the one row of the hands' aggregates
-        .where(EVENING.c.id == evening_id)
-    )
+    table = select(TABLE.c.id).where(TABLE.c.evening_id == EVENING.c.id).scalar_subquery()
+    return select(EVENING, *_stamp_columns(), table).where(EVENING.c.id == bindparam("evening"))
 
 
+#: The stamp alone, as the write of a new hand checks it under the evening's lock.
+STAMP = select(EVENING.c.version, EVENING.c.updated_at, *_stamp_columns()).where(
+    EVENING.c.id == bindparam("evening")
+)
 HEAD = _head_query()
 
 
@@ -214,18 +209,19 @@ HANDS = (
 
 def read_head(connection: Connection, evening_id: int) -> Head | None:
     """The evening's row and stamp as stored now, or None when there is no such evening."""
-    row = connection.execute(HEAD, {"evening": evening_id}).mappings().one_or_none()
+    row = connection.execute(HEAD, {"evening": evening_id}).one_or_none()
     if row is None:
         return None
-    stamp = (
-        row["version"],
-        row["updated_at"],
-        int(row["seatings"]),
-        int(row["hands"]),
-        int(row["versions"]),
-        row["touched"],
-    )
-    return Head(row, stamp, row["table_id"])
+    *columns, seatings, hands, versions, touched, table_id = row
+    evening = dict(zip(EVENING.c.keys(), columns, strict=True))
+    stamp = (evening["version"], evening["updated_at"], seatings, hands, versions, touched)
+    return Head(evening, stamp, table_id)
+
+
+def read_stamp(connection: Connection, evening_id: int) -> Stamp | None:
+    """The evening's stamp as stored now, or None when there is no such evening."""
+    row = connection.execute(STAMP, {"evening": evening_id}).one_or_none()
+    return None if row is None else tuple(row)  # type: ignore[return-value]
 
 
 def read_seatings(

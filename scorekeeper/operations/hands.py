@@ -22,7 +22,7 @@ from scorekeeper.operations.errors import (
     ensure_open,
 )
 from scorekeeper.operations.evenings import set_closed
-from scorekeeper.operations.facts import EveningFacts, HandFact, Stamp, read_head
+from scorekeeper.operations.facts import EveningFacts, HandFact, Stamp, read_stamp
 from scorekeeper.operations.snapshots import current_view, keep_after_commit
 from scorekeeper.operations.views import (
     EveningView,
@@ -146,8 +146,7 @@ def store_hand(new: NewHand, *, source: str) -> NewHand:
     evening_id = new.view.evening.id
     take_lock(evening_id)
     connection = db.session.connection()
-    head = read_head(connection, evening_id)
-    if head is None or head.stamp != new.base:
+    if read_stamp(connection, evening_id) != new.base:
         current = current_view(evening_id)
         assert current is not None  # evenings are never deleted
         new = prepare_record(current, new.raw)
@@ -204,7 +203,7 @@ def hands_left(evening: Evening | EveningFacts) -> int | None:
     return max(evening.hands_due - played, 0)
 
 
-def find_hand(evening: Evening, number: int) -> Hand:
+def find_hand(evening: Evening | EveningFacts, number: int) -> Hand | HandFact:
     """The evening's hand with that number."""
     for hand in evening.hands:
         if hand.number == number:

@@ -34,7 +34,7 @@ from scorekeeper.rules import get_variant
 from scorekeeper.rules.rotation import next_table
 
 #: Evenings each process keeps, least recently used first out. A hall's every table fits
-#: many times over; an evening of 50 hands takes about 100 KB.
+#: many times over; an evening of 50 hands takes about 50 KB.
 DEFAULT_KEPT = 1000
 #: Where a session keeps the evenings its transaction changed until it commits.
 STAGED = "scorekeeper.snapshots.staged"

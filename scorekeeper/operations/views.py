@@ -25,6 +25,7 @@ from scorekeeper.models import (
     Seat,
     Seating,
 )
+from scorekeeper.operations.facts import EveningFacts
 from scorekeeper.rules import get_variant
 from scorekeeper.rules.base import (
     InvalidHandError,
@@ -41,9 +42,13 @@ from scorekeeper.tournament.models import TournamentTable
 
 @dataclass(frozen=True, slots=True)
 class EveningView:
-    """An evening with everything derived from its facts."""
+    """An evening with everything derived from its facts.
 
-    evening: Evening
+    ``evening`` is the stored evening: its mapped row where a write is to change it, or
+    its plain facts (``operations.facts``) on the pages and answers made from them.
+    """
+
+    evening: Evening | EveningFacts
     variant: Variant
     seatings: tuple[SeatingFact, ...]
     ledger: ledger_mod.Ledger
