@@ -10,7 +10,7 @@ from sqlalchemy import select
 from werkzeug.wrappers import Response
 
 from scorekeeper import LANGUAGES, operations
-from scorekeeper.blueprints.hands import blank_entry, form_context, new_form
+from scorekeeper.blueprints.hands import blank_entry, form_context, load_current, new_form
 from scorekeeper.extensions import db
 from scorekeeper.forms import (
     SEATS,
@@ -98,9 +98,7 @@ def create() -> Response | tuple[str, int]:
 @bp.get("/evenings/<int:evening_id>")
 def show(evening_id: int) -> str:
     """The table screen: who deals, the pot, balances, the hand entry, the last hands."""
-    current = operations.current_view(evening_id)
-    if current is None:
-        abort(404)
+    current = load_current(evening_id)
     saved = request.args.get("saved", type=int)
     saved_result = next(
         (r for r in current.ledger.hands if r.record.number == saved and not r.record.void),

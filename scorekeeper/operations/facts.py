@@ -20,16 +20,14 @@ from sqlalchemy import Connection, bindparam, func, select
 from scorekeeper.ledger import HandRecord
 from scorekeeper.models import Evening, Hand, Player, Seat, Seating
 from scorekeeper.rules.base import Table
-from scorekeeper.rules.rotation import DealtHand, seating_for
 from scorekeeper.rules.rotation import Seating as SeatingFact
-from scorekeeper.tournament.models import TournamentTable
+from scorekeeper.rules.rotation import seating_for
 
 EVENING = Evening.__table__
 HAND = Hand.__table__
 SEATING = Seating.__table__
 SEAT = Seat.__table__
 PLAYER = Player.__table__
-TABLE = TournamentTable.__table__
 
 #: What every write to an evening's facts changes: its settings version and when they were
 #: last changed (correcting, closing and anonymising bump both), how many seatings and
@@ -99,10 +97,6 @@ class EveningFacts:
             for h in (self.hands if hands is None else hands)
         ]
 
-    def dealt(self) -> list[DealtHand]:
-        """Who dealt each hand, for the rotation."""
-        return [DealtHand(h.number, h.dealer_name, h.void_reason is not None) for h in self.hands]
-
     def with_hand(self, hand: HandFact) -> EveningFacts:
         """The facts once ``hand`` is added at the end."""
         return replace(self, hands=(*self.hands, hand))
@@ -110,11 +104,11 @@ class EveningFacts:
 
 @dataclass(frozen=True, slots=True)
 class Head:
-    """The evening's own row with its stamp and its tournament table, in one query."""
+    """The evening's own row with its stamp, in one query."""
 
+    #: The columns of the evening's row, by name: the settings fields of ``EveningFacts``.
     row: Mapping[str, Any]
     stamp: Stamp
-    table_id: int | None
 
     def facts(
         self,
@@ -123,25 +117,7 @@ class Head:
         player_ids: Mapping[str, int],
     ) -> EveningFacts:
         """The evening's facts with these seatings and hands."""
-        row = self.row
-        return EveningFacts(
-            id=row["id"],
-            game=row["game"],
-            variant=row["variant"],
-            title=row["title"],
-            place=row["place"],
-            date=row["date"],
-            options=row["options"],
-            version=row["version"],
-            language=row["language"],
-            closed_at=row["closed_at"],
-            hands_due=row["hands_due"],
-            created_at=row["created_at"],
-            updated_at=row["updated_at"],
-            seatings=seatings,
-            hands=hands,
-            player_ids=player_ids,
-        )
+        return EveningFacts(**self.row, seatings=seatings, hands=hands, player_ids=player_ids)
 
 
 def _stamp_columns() -> list[Any]:
@@ -157,17 +133,13 @@ def _stamp_columns() -> list[Any]:
     ]
 
 
-def _head_query() -> Any:
-    """The query behind ``read_head``, built once: building it costs more than running it."""
-    table = select(TABLE.c.id).where(TABLE.c.evening_id == EVENING.c.id).scalar_subquery()
-    return select(EVENING, *_stamp_columns(), table).where(EVENING.c.id == bindparam("evening"))
-
-
+#: The evening's row and its stamp; the statements are built once, since building one
+#: costs more than running it.
+HEAD = select(EVENING, *_stamp_columns()).where(EVENING.c.id == bindparam("evening"))
 #: The stamp alone, as the write of a new hand checks it under the evening's lock.
 STAMP = select(EVENING.c.version, EVENING.c.updated_at, *_stamp_columns()).where(
     EVENING.c.id == bindparam("evening")
 )
-HEAD = _head_query()
 
 
 def _seatings_query() -> Any:
@@ -212,10 +184,10 @@ def read_head(connection: Connection, evening_id: int) -> Head | None:
     row = connection.execute(HEAD, {"evening": evening_id}).one_or_none()
     if row is None:
         return None
-    *columns, seatings, hands, versions, touched, table_id = row
+    *columns, seatings, hands, versions, touched = row
     evening = dict(zip(EVENING.c.keys(), columns, strict=True))
     stamp = (evening["version"], evening["updated_at"], seatings, hands, versions, touched)
-    return Head(evening, stamp, table_id)
+    return Head(evening, stamp)
 
 
 def read_stamp(connection: Connection, evening_id: int) -> Stamp | None:

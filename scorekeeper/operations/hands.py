@@ -30,6 +30,7 @@ from scorekeeper.operations.views import (
     get_evening,
     lock_evening,
     seating_facts,
+    table_after,
     take_lock,
 )
 from scorekeeper.rules import get_variant
@@ -41,7 +42,7 @@ from scorekeeper.rules.base import (
     Table,
     msg,
 )
-from scorekeeper.rules.rotation import DealtHand, next_table, seating_for
+from scorekeeper.rules.rotation import seating_for
 from scorekeeper.validation import VOID_LENGTH, read_member, text_problem
 
 #: Keys of a hand body that belong to the shell, not to the variant's facts (``correction``:
@@ -91,16 +92,8 @@ def prepare_hand(current: EveningView, raw: object) -> tuple[ledger_mod.HandReco
     number = max((h.number for h in current.evening.hands), default=0) + 1
     record = ledger_mod.HandRecord(number, table, hand_input.to_json())
     ledger = ledger_mod.extend(current.ledger, current.variant, current.evening.options, [record])
-    dealt = [*current_dealt(current), DealtHand(number, table.dealer)]
-    return record, replace(current, ledger=ledger, next_table=next_table(current.seatings, dealt))
-
-
-def current_dealt(current: EveningView) -> list[DealtHand]:
-    """Who dealt each hand of the evening so far, for the rotation."""
-    return [
-        DealtHand(r.record.number, r.record.table.dealer, r.record.void)
-        for r in current.ledger.hands
-    ]
+    upcoming = table_after(current.seatings, [r.record for r in ledger.hands])
+    return record, replace(current, ledger=ledger, next_table=upcoming)
 
 
 @dataclass(frozen=True, slots=True)

@@ -29,9 +29,8 @@ from sqlalchemy.orm import Session, SessionTransaction
 from scorekeeper import ledger as ledger_mod
 from scorekeeper.extensions import db
 from scorekeeper.operations.facts import EveningFacts, Head, read_facts, read_hands, read_head
-from scorekeeper.operations.views import HELD, EveningView, replay
+from scorekeeper.operations.views import HELD, EveningView, replay, table_after
 from scorekeeper.rules import get_variant
-from scorekeeper.rules.rotation import next_table
 
 #: Evenings each process keeps, least recently used first out. A hall's every table fits
 #: many times over; an evening of 50 hands takes about 50 KB.
@@ -91,7 +90,7 @@ def build(facts: EveningFacts, ledger: ledger_mod.Ledger) -> EveningView:
         get_variant(facts.game, facts.variant),
         facts.seatings,
         ledger,
-        next_table(facts.seatings, facts.dealt()),
+        table_after(facts.seatings, (r.record for r in ledger.hands)),
     )
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import threading
 from collections import OrderedDict
-from collections.abc import Hashable, Mapping
+from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -252,8 +252,14 @@ def view(evening: Evening, hand_records: list[ledger_mod.HandRecord] | None = No
     seatings = seating_facts(evening)
     hand_records = records(evening, seatings) if hand_records is None else hand_records
     replayed = replay(variant, evening.options, hand_records)
-    dealt = [DealtHand(r.number, r.table.dealer, r.void) for r in hand_records]
-    return EveningView(evening, variant, seatings, replayed, next_table(seatings, dealt))
+    return EveningView(evening, variant, seatings, replayed, table_after(seatings, hand_records))
+
+
+def table_after(
+    seatings: tuple[SeatingFact, ...], hand_records: Iterable[ledger_mod.HandRecord]
+) -> Table:
+    """The table of the next hand, with the dealer the rotation proposes after these."""
+    return next_table(seatings, [DealtHand(r.number, r.table.dealer, r.void) for r in hand_records])
 
 
 def checked_view(evening: Evening, changed: ledger_mod.HandRecord | None = None) -> EveningView:

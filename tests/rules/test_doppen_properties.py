@@ -12,7 +12,7 @@ recompute each hand's R and the Kasse notes.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
@@ -20,11 +20,12 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorekeeper.ledger import HandRecord, Ledger, extend, replay
-from scorekeeper.rules.base import KASSE, InvalidInputError, Table
+from scorekeeper.ledger import HandRecord, Ledger, replay
+from scorekeeper.rules.base import KASSE, Table
 from scorekeeper.rules.doppen import DOPPEN
 from scorekeeper.rules.options import parse_options, to_fraction
 from scorekeeper.settlement import Payment, pairwise_exact, settle
+from tests.rules.replays import check_goes_on
 
 PLAYERS = ("Anne", "Bert", "Clara", "Dora")
 NEWCOMER = "Emil"
@@ -421,22 +422,5 @@ def test_stored_facts_replay_to_the_same_ledger(evening: Evening, data: st.DataO
 @PROPERTY
 @given(evenings(), st.data())
 def test_a_replay_goes_on_from_any_hand(evening: Evening, data: st.DataObject) -> None:
-    """Playing on from the ledger after the first hands gives the ledger of the whole
-    evening (how a stored evening is brought up to date), and leaves the first alone."""
-    split = data.draw(st.integers(0, len(evening.records)))
-    first, rest = evening.records[:split], evening.records[split:]
-    if rest and data.draw(st.booleans()):
-        rest = (replace(rest[0], void=True), *rest[1:])
-    before = replay(DOPPEN, evening.options, first)
-    kept = replay(DOPPEN, evening.options, first)
-
-    def outcome(run: Callable[[], Ledger]) -> Ledger | tuple[int | None, str]:
-        try:
-            return run()
-        except InvalidInputError as error:  # a void the later hands no longer fit
-            return error.hand, str(error)
-
-    assert outcome(lambda: extend(before, DOPPEN, evening.options, rest)) == outcome(
-        lambda: replay(DOPPEN, evening.options, [*first, *rest])
-    )
-    assert before == kept
+    """``ledger.extend`` from any hand gives the whole evening's ledger (``check_goes_on``)."""
+    check_goes_on(DOPPEN, evening.options, evening.records, data)

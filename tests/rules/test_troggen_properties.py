@@ -9,7 +9,7 @@ Misères whose points add up to a possible sum.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import cache
@@ -20,8 +20,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorekeeper.ledger import HandRecord, Ledger, extend, replay
-from scorekeeper.rules.base import POT, InvalidHandError, InvalidInputError, Table
+from scorekeeper.ledger import HandRecord, Ledger, replay
+from scorekeeper.rules.base import POT, InvalidHandError, Table
 from scorekeeper.rules.options import parse_options, to_fraction
 from scorekeeper.rules.troggen import (
     MAX_TALON_POINTS,
@@ -32,6 +32,7 @@ from scorekeeper.rules.troggen import (
     LastTrick,
 )
 from scorekeeper.settlement import Payment, pairwise_exact, settle
+from tests.rules.replays import check_goes_on
 
 PLAYERS = ("Anna", "Bert", "Clara", "Dora", "Emil", "Fritz")
 NEWCOMER = "Gina"
@@ -372,22 +373,5 @@ def test_brute_force_minimum(net: dict[str, int], fewest: int) -> None:
 @PROPERTY
 @given(evenings(), st.data())
 def test_a_replay_goes_on_from_any_hand(evening: Evening, data: st.DataObject) -> None:
-    """Playing on from the ledger after the first hands gives the ledger of the whole
-    evening (how a stored evening is brought up to date), and leaves the first alone."""
-    split = data.draw(st.integers(0, len(evening.records)))
-    first, rest = evening.records[:split], evening.records[split:]
-    if rest and data.draw(st.booleans()):
-        rest = (replace(rest[0], void=True), *rest[1:])
-    before = replay(TROGGEN, evening.options, first)
-    kept = replay(TROGGEN, evening.options, first)
-
-    def outcome(run: Callable[[], Ledger]) -> Ledger | tuple[int | None, str]:
-        try:
-            return run()
-        except InvalidInputError as error:  # a void the later hands no longer fit
-            return error.hand, str(error)
-
-    assert outcome(lambda: extend(before, TROGGEN, evening.options, rest)) == outcome(
-        lambda: replay(TROGGEN, evening.options, [*first, *rest])
-    )
-    assert before == kept
+    """``ledger.extend`` from any hand gives the whole evening's ledger (``check_goes_on``)."""
+    check_goes_on(TROGGEN, evening.options, evening.records, data)

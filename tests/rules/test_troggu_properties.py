@@ -26,6 +26,7 @@ from scorekeeper.rules.troggu import MONEY_VARIANTS, Troggu
 from scorekeeper.rules.troggu_scoring import Contract, GameHand, MisereHand
 from scorekeeper.rules.variant import Variant
 from scorekeeper.settlement import Payment, settle
+from tests.rules.replays import check_goes_on
 
 NAMES = ("Anna", "Beat", "Carla", "Dani", "Ella", "Fritz", "Gabi", "Hans")
 ALL_VARIANTS: tuple[Variant, ...] = (*MONEY_VARIANTS, EISTEN_STALDEN)
@@ -319,3 +320,11 @@ def test_striche(evening: Evening) -> None:
     s = settle(evening.variant, evening.options, ledger, evening.next_table)
     assert set(s.net.values()) <= {0}
     assert s.transfers == ()
+
+
+@PROPERTY
+@given(evenings(), st.data())
+def test_a_replay_goes_on_from_any_hand(evening: Evening, data: st.DataObject) -> None:
+    """``ledger.extend`` from any hand gives the whole evening's ledger, the Striche
+    included (``check_goes_on``)."""
+    check_goes_on(evening.variant, evening.options, evening.records, data)
