@@ -111,7 +111,11 @@ class Seating(db.Model):  # type: ignore[name-defined,misc]
     """The table from hand ``from_hand`` on; earlier hands keep the table they had."""
 
     __tablename__ = "seating"
-    __table_args__ = (CheckConstraint("from_hand >= 1", name="from_hand_positive"),)
+    __table_args__ = (
+        CheckConstraint("from_hand >= 1", name="from_hand_positive"),
+        # Every evening read counts its seatings (the stamp) and reads them in order.
+        Index("ix_seating_evening", "evening_id", "from_hand"),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     evening_id: Mapped[int] = mapped_column(ForeignKey("evening.id"), nullable=False)

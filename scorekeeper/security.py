@@ -53,8 +53,10 @@ class StartupError(RuntimeError):
 
 def add_headers(response: Response) -> Response:
     """Put the safety headers on every answer (a view may set its own stricter one)."""
+    present = set(response.headers.keys(lower=True))
     for name, value in HEADERS.items():
-        response.headers.setdefault(name, value)
+        if name.lower() not in present:
+            response.headers.add(name, value)
     return response
 
 

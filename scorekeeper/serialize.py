@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from flask_babel import gettext
+from flask_babel import get_translations
 
 from scorekeeper.ledger import HandResult
 from scorekeeper.models import Hand, HandRevision
@@ -15,19 +16,27 @@ from scorekeeper.rules.eisten_stalden import leaders
 from scorekeeper.settlement import Payment, Settlement
 
 
-def text(message: Message) -> str:
-    """A core message in the request's language."""
-    return message.render(gettext)
+def text(message: Message, translate: Callable[[str], str] | None = None) -> str:
+    """A core message in the request's language (``translate``: ``translator()``, looked
+    up once for a whole answer rather than for each message)."""
+    return message.render(translate or translator())
+
+
+def translator() -> Callable[[str], str]:
+    """The request's catalogue as a function of the message."""
+    return get_translations().gettext  # type: ignore[no-any-return]
 
 
 def errors_json(errors: dict[str, tuple[Message, ...]]) -> dict[str, list[str]]:
     """Per-field messages in the request's language."""
-    return {field: [text(m) for m in messages] for field, messages in errors.items()}
+    translate = translator()
+    return {field: [text(m, translate) for m in messages] for field, messages in errors.items()}
 
 
 def hand_json(current: EveningView, result: HandResult, hand: Hand) -> dict[str, Any]:
     """One hand as the evening shows it."""
     table = result.record.table
+    translate = translator()
     out: dict[str, Any] = {
         "number": hand.number,
         "dealer": table.dealer,
@@ -38,7 +47,8 @@ def hand_json(current: EveningView, result: HandResult, hand: Hand) -> dict[str,
         "deltas": result.deltas,
         **result.common,
         "lines": [
-            {"label": text(line.label), "amounts": line.amounts()} for line in result.score.lines
+            {"label": text(line.label, translate), "amounts": line.amounts()}
+            for line in result.score.lines
         ],
     }
     if current.variant.keeps_tally:

@@ -17,7 +17,7 @@ import fcntl
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import event, text
+from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session, SessionTransaction
 
@@ -66,7 +66,7 @@ def begin_writing(session: Session) -> None:
         queue = (path.parent / f"{path.name}.write-lock").open("a")
         fcntl.flock(queue, fcntl.LOCK_EX)
     session.info[QUEUE] = queue
-    session.execute(text("BEGIN IMMEDIATE"))
+    session.connection().exec_driver_sql("BEGIN IMMEDIATE")
 
 
 @event.listens_for(Session, "after_transaction_end")

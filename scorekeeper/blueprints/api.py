@@ -193,7 +193,8 @@ def seating(evening_id: int) -> Response:
 
 def hand_reply(current: EveningView, number: int) -> dict[str, Any]:
     """A hand with the evening's balances after it was recorded."""
-    result = next(r for r in current.ledger.hands if r.record.number == number)
+    # Newest first: the hand just recorded is the last.
+    result = next(r for r in reversed(current.ledger.hands) if r.record.number == number)
     hand = operations.find_hand(current.evening, number)
     return {
         "hand": serialize.hand_json(current, result, hand),

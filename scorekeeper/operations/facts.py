@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from datetime import date, datetime
 from typing import Any
 
-from sqlalchemy import Connection, bindparam, func, select
+from sqlalchemy import ColumnElement, Connection, Select, and_, bindparam, func, select, true
 
 from scorekeeper.ledger import HandRecord
 from scorekeeper.models import Evening, Hand, Player, Seat, Seating
@@ -120,26 +120,82 @@ class Head:
         return EveningFacts(**self.row, seatings=seatings, hands=hands, player_ids=player_ids)
 
 
-def _stamp_columns() -> list[Any]:
-    """The stamp's parts (after the evening's version and time) as columns of a query on
-    the evening row: seatings, hands, the sum of their versions, the last hand written."""
-    evening_id = EVENING.c.id
-    hands = HAND.c.evening_id == evening_id
-    return [
-        select(func.count()).where(SEATING.c.evening_id == evening_id).scalar_subquery(),
-        select(func.count()).where(hands).scalar_subquery(),
-        select(func.coalesce(func.sum(HAND.c.version), 0)).where(hands).scalar_subquery(),
-        select(func.max(HAND.c.updated_at)).where(hands).scalar_subquery(),
-    ]
+@dataclass(frozen=True)
+class _Stamped:
+    """The evening's row (its id bound as ``evening``) joined to what its stamp counts:
+    one pass over its hands, and its seatings by their index."""
+
+    source: Any
+    seatings: Any
+    hands: Any
+    versions: Any
+    touched: Any
+
+    @classmethod
+    def build(cls) -> _Stamped:
+        """The join, with the stamp's parts after the evening's version and time."""
+        evening = bindparam("evening")
+        counted = (
+            select(
+                func.count().label("hands"),
+                func.coalesce(func.sum(HAND.c.version), 0).label("versions"),
+                func.max(HAND.c.updated_at).label("touched"),
+            )
+            .where(HAND.c.evening_id == evening)
+            .subquery("counted")
+        )
+        seatings = select(func.count()).where(SEATING.c.evening_id == EVENING.c.id)
+        return cls(
+            EVENING.join(counted, true()),
+            seatings.scalar_subquery(),
+            counted.c.hands,
+            counted.c.versions,
+            counted.c.touched,
+        )
+
+    def condition(self) -> ColumnElement[bool]:
+        """The evening's row, while its stamp is still the one bound by ``stamp_params``."""
+        return and_(
+            EVENING.c.id == bindparam("evening"),
+            EVENING.c.version == bindparam("stamp_version"),
+            EVENING.c.updated_at == bindparam("stamp_updated", type_=EVENING.c.updated_at.type),
+            self.seatings == bindparam("stamp_seatings"),
+            self.hands == bindparam("stamp_hands"),
+            self.versions == bindparam("stamp_versions"),
+            self.touched.is_not_distinct_from(
+                bindparam("stamp_touched", type_=HAND.c.updated_at.type)
+            ),
+        )
 
 
+STAMPED = _Stamped.build()
 #: The evening's row and its stamp; the statements are built once, since building one
 #: costs more than running it.
-HEAD = select(EVENING, *_stamp_columns()).where(EVENING.c.id == bindparam("evening"))
-#: The stamp alone, as the write of a new hand checks it under the evening's lock.
-STAMP = select(EVENING.c.version, EVENING.c.updated_at, *_stamp_columns()).where(
-    EVENING.c.id == bindparam("evening")
+HEAD = (
+    select(EVENING, STAMPED.seatings, STAMPED.hands, STAMPED.versions, STAMPED.touched)
+    .select_from(STAMPED.source)
+    .where(EVENING.c.id == bindparam("evening"))
 )
+
+
+def unchanged(*columns: Any) -> Select[Any]:
+    """A query of ``columns`` from the evening's row that finds it only while its stamp is
+    still the one bound by ``stamp_params`` (and its id as ``evening``): a write selecting
+    its values from it checks the stamp without a query of its own."""
+    return select(*columns).select_from(STAMPED.source).where(STAMPED.condition())
+
+
+def stamp_params(stamp: Stamp) -> dict[str, Any]:
+    """``stamp`` as the parameters of ``unchanged``."""
+    version, updated, seatings, hands, versions, touched = stamp
+    return {
+        "stamp_version": version,
+        "stamp_updated": updated,
+        "stamp_seatings": seatings,
+        "stamp_hands": hands,
+        "stamp_versions": versions,
+        "stamp_touched": touched,
+    }
 
 
 def _seatings_query() -> Any:
@@ -179,6 +235,51 @@ HANDS = (
 )
 
 
+@dataclass(frozen=True, slots=True)
+class News:
+    """What a kept evening needs to know to be brought up to date: the stamp now, and the
+    hands numbered above the last one it holds."""
+
+    stamp: Stamp
+    hands: tuple[HandFact, ...]
+
+
+def _news_query() -> Any:
+    """The query behind ``read_news``: the stamp on every row, a row per newer hand (one
+    row with no hand when there is none)."""
+    newer = and_(HAND.c.evening_id == EVENING.c.id, HAND.c.number > bindparam("after"))
+    return (
+        select(
+            EVENING.c.version,
+            EVENING.c.updated_at,
+            STAMPED.seatings,
+            STAMPED.hands,
+            STAMPED.versions,
+            STAMPED.touched,
+            *HANDS.selected_columns,
+        )
+        .select_from(
+            STAMPED.source.outerjoin(HAND, newer).outerjoin(PLAYER, PLAYER.c.id == HAND.c.dealer_id)
+        )
+        .where(EVENING.c.id == bindparam("evening"))
+        .order_by(HAND.c.number)
+    )
+
+
+NEWS = _news_query()
+
+
+def read_news(connection: Connection, evening_id: int, *, after: int) -> News | None:
+    """The evening's stamp and its hands numbered above ``after``, in one query; None when
+    there is no such evening."""
+    rows = connection.execute(NEWS, {"evening": evening_id, "after": after}).all()
+    if not rows:
+        return None
+    stamp: Stamp = tuple(rows[0][:6])  # type: ignore[assignment]
+    hands = tuple(HandFact(*row[6:]) for row in rows if row[6] is not None)
+    return News(stamp, hands)
+
+
 def read_head(connection: Connection, evening_id: int) -> Head | None:
     """The evening's row and stamp as stored now, or None when there is no such evening."""
     row = connection.execute(HEAD, {"evening": evening_id}).one_or_none()
@@ -188,12 +289,6 @@ def read_head(connection: Connection, evening_id: int) -> Head | None:
     evening = dict(zip(EVENING.c.keys(), columns, strict=True))
     stamp = (evening["version"], evening["updated_at"], seatings, hands, versions, touched)
     return Head(evening, stamp)
-
-
-def read_stamp(connection: Connection, evening_id: int) -> Stamp | None:
-    """The evening's stamp as stored now, or None when there is no such evening."""
-    row = connection.execute(STAMP, {"evening": evening_id}).one_or_none()
-    return None if row is None else tuple(row)  # type: ignore[return-value]
 
 
 def read_seatings(

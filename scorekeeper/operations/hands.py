@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
-from sqlalchemy import insert
+from sqlalchemy import Connection, bindparam, insert, literal
 
 from scorekeeper import ledger as ledger_mod
 from scorekeeper.extensions import db
@@ -22,7 +22,14 @@ from scorekeeper.operations.errors import (
     ensure_open,
 )
 from scorekeeper.operations.evenings import set_closed
-from scorekeeper.operations.facts import EveningFacts, HandFact, Stamp, read_stamp
+from scorekeeper.operations.facts import (
+    EVENING,
+    EveningFacts,
+    HandFact,
+    Stamp,
+    stamp_params,
+    unchanged,
+)
 from scorekeeper.operations.snapshots import current_view, keep_after_commit
 from scorekeeper.operations.views import (
     EveningView,
@@ -50,6 +57,26 @@ from scorekeeper.validation import VOID_LENGTH, read_member, text_problem
 SHELL_KEYS = {"dealer", "confirm", "version", "correction"}
 HAND_TABLE = Hand.__table__
 REVISION_TABLE = HandRevision.__table__
+
+#: The next hand's row, inserted only while the evening's stamp is the one it was checked
+#: against (``facts.unchanged``): checking and writing in one statement keeps the write
+#: lock short. Built once, since building it costs more than running it.
+ADD_HAND = (
+    insert(HAND_TABLE)
+    .from_select(
+        ["evening_id", "number", "dealer_id", "input", "version", "created_at", "updated_at"],
+        unchanged(
+            EVENING.c.id,
+            bindparam("number", type_=HAND_TABLE.c.number.type),
+            bindparam("dealer_id", type_=HAND_TABLE.c.dealer_id.type),
+            bindparam("input", type_=HAND_TABLE.c.input.type),
+            literal(1, HAND_TABLE.c.version.type),
+            bindparam("at", type_=HAND_TABLE.c.created_at.type),
+            bindparam("at", type_=HAND_TABLE.c.updated_at.type),
+        ),
+    )
+    .returning(HAND_TABLE.c.id)
+)
 
 
 def split_body(raw: object) -> tuple[dict[str, object], dict[str, object]]:
@@ -92,7 +119,7 @@ def prepare_hand(current: EveningView, raw: object) -> tuple[ledger_mod.HandReco
     number = max((h.number for h in current.evening.hands), default=0) + 1
     record = ledger_mod.HandRecord(number, table, hand_input.to_json())
     ledger = ledger_mod.extend(current.ledger, current.variant, current.evening.options, [record])
-    upcoming = table_after(current.seatings, [r.record for r in ledger.hands])
+    upcoming = table_after(current.seatings, (r.record for r in reversed(ledger.hands)))
     return record, replace(current, ledger=ledger, next_table=upcoming)
 
 
@@ -132,30 +159,22 @@ def store_hand(new: NewHand, *, source: str) -> NewHand:
 
     The hand was checked before the evening's lock is taken, so tablets saving to a busy
     server queue only for the write itself (two rows and the commit); if another write
-    reached the evening meanwhile, it is checked again under the lock, and an answer made
-    from ``new`` must be made again from what is returned. The evening with the hand is
-    kept once the transaction commits.
+    reached the evening meanwhile, the hand's row is not written, and it is checked again
+    under the lock: an answer made from ``new`` must then be made again from what is
+    returned. The evening with the hand is kept once the transaction commits.
     """
     evening_id = new.view.evening.id
     take_lock(evening_id)
     connection = db.session.connection()
-    if read_stamp(connection, evening_id) != new.base:
+    hand_id = add_hand(connection, new)
+    if hand_id is None:
         current = current_view(evening_id)
         assert current is not None  # evenings are never deleted
         new = prepare_record(current, new.raw)
+        hand_id = add_hand(connection, new)
+        # Under the lock nothing writes to the evening: the stamp just read is still true.
+        assert hand_id is not None, "the evening changed under its lock"
     hand = new.hand
-    hand_id = connection.execute(
-        insert(HAND_TABLE).returning(HAND_TABLE.c.id),
-        {
-            "evening_id": evening_id,
-            "number": hand.number,
-            "dealer_id": hand.dealer_id,
-            "input": hand.input,
-            "version": 1,
-            "created_at": hand.updated_at,
-            "updated_at": hand.updated_at,
-        },
-    ).scalar_one()
     connection.execute(
         insert(REVISION_TABLE),
         {
@@ -169,6 +188,24 @@ def store_hand(new: NewHand, *, source: str) -> NewHand:
     keep_after_commit(new.view)
     close_when_due(new.view.evening, source=source)
     return new
+
+
+def add_hand(connection: Connection, new: NewHand) -> int | None:
+    """Insert the new hand's row unless the evening changed since ``new.base``; its id,
+    or None when it was not written."""
+    hand = new.hand
+    row = connection.execute(
+        ADD_HAND,
+        {
+            "evening": new.view.evening.id,
+            **stamp_params(new.base),
+            "number": hand.number,
+            "dealer_id": hand.dealer_id,
+            "input": hand.input,
+            "at": hand.updated_at,
+        },
+    ).one_or_none()
+    return None if row is None else int(row[0])
 
 
 def record_hand(current: EveningView, raw: object, *, source: str) -> tuple[HandFact, EveningView]:
@@ -198,7 +235,10 @@ def hands_left(evening: Evening | EveningFacts) -> int | None:
 
 def find_hand(evening: Evening | EveningFacts, number: int) -> Hand | HandFact:
     """The evening's hand with that number."""
-    for hand in evening.hands:
+    hands = evening.hands
+    if 0 < number <= len(hands) and hands[number - 1].number == number:
+        return hands[number - 1]  # numbered from 1 without gaps, as recorded
+    for hand in hands:
         if hand.number == number:
             return hand
     raise NotFoundError(number)

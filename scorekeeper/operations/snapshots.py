@@ -4,10 +4,11 @@ The ledger is never stored: it is derived from the hands' facts. Deriving it on 
 request from scratch (loading every hand, replaying the evening) made a hall of tablets
 wait, so each process keeps the evenings it replayed, with the facts they came from:
 
-- a request reads the evening's stamp (``facts.read_head``, one query). The same stamp
-  means the same facts: the kept evening is used as it is;
-- when only hands were added since (another process recorded them), just those hands are
-  read and the kept ledger plays on through them (``ledger.extend``);
+- a request reads the evening's stamp with any hands newer than the kept ones
+  (``facts.read_news``, one query). The same stamp means the same facts: the kept
+  evening is used as it is;
+- when only hands were added since (another process recorded them), the kept ledger
+  plays on through those (``ledger.extend``);
 - anything else (a hand corrected or voided, the table or the settings changed) reads
   the whole evening and replays it.
 
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from dataclasses import replace
 
 from flask import current_app
 from sqlalchemy import event
@@ -28,7 +30,7 @@ from sqlalchemy.orm import Session, SessionTransaction
 
 from scorekeeper import ledger as ledger_mod
 from scorekeeper.extensions import db
-from scorekeeper.operations.facts import EveningFacts, Head, read_facts, read_hands, read_head
+from scorekeeper.operations.facts import EveningFacts, News, read_facts, read_head, read_news
 from scorekeeper.operations.views import HELD, EveningView, replay, table_after
 from scorekeeper.rules import get_variant
 
@@ -90,14 +92,14 @@ def build(facts: EveningFacts, ledger: ledger_mod.Ledger) -> EveningView:
         get_variant(facts.game, facts.variant),
         facts.seatings,
         ledger,
-        table_after(facts.seatings, (r.record for r in ledger.hands)),
+        table_after(facts.seatings, (r.record for r in reversed(ledger.hands))),
     )
 
 
-def only_added(before: EveningFacts, head: Head) -> bool:
+def only_added(before: EveningFacts, news: News) -> bool:
     """Whether the evening changed since ``before`` only by new hands at their first
     version: settings and seatings the same, and the sum of versions grown by the count."""
-    version, updated, seatings, hands, versions, _ = head.stamp
+    version, updated, seatings, hands, versions, _ = news.stamp
     added = hands - len(before.hands)
     return (
         (version, updated, seatings) == before.stamp[:3]
@@ -109,28 +111,25 @@ def only_added(before: EveningFacts, head: Head) -> bool:
 def current_view(evening_id: int) -> EveningView | None:
     """The evening as stored now, replayed; None when there is no such evening."""
     connection = db.session.connection()
+    before = kept().get(evening_id)
+    if before is not None:
+        last = before.evening.hands[-1].number if before.evening.hands else 0
+        news = read_news(connection, evening_id, after=last)
+        if news is None:
+            return None
+        if news.stamp == before.evening.stamp:
+            return before
+        if only_added(before.evening, news):
+            facts = replace(before.evening, hands=before.evening.hands + news.hands)
+            if facts.stamp == news.stamp:
+                added = facts.records(news.hands)
+                ledger = ledger_mod.extend(before.ledger, before.variant, facts.options, added)
+                current = build(facts, ledger)
+                remember(current)
+                return current
     head = read_head(connection, evening_id)
     if head is None:
         return None
-    snapshots = kept()
-    before = snapshots.get(evening_id)
-    if before is not None and before.evening.stamp == head.stamp:
-        return before
-    if before is not None and only_added(before.evening, head):
-        last = before.evening.hands[-1].number if before.evening.hands else 0
-        added = read_hands(connection, evening_id, after=last)
-        facts = head.facts(
-            before.evening.seatings, before.evening.hands + added, before.evening.player_ids
-        )
-        if facts.stamp == head.stamp:
-            current = build(
-                facts,
-                ledger_mod.extend(
-                    before.ledger, before.variant, facts.options, facts.records(added)
-                ),
-            )
-            remember(current)
-            return current
     facts = read_facts(connection, head)
     variant = get_variant(facts.game, facts.variant)
     # Through the replays remembered by their facts: a hand just corrected was replayed to

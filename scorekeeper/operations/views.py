@@ -252,14 +252,22 @@ def view(evening: Evening, hand_records: list[ledger_mod.HandRecord] | None = No
     seatings = seating_facts(evening)
     hand_records = records(evening, seatings) if hand_records is None else hand_records
     replayed = replay(variant, evening.options, hand_records)
-    return EveningView(evening, variant, seatings, replayed, table_after(seatings, hand_records))
+    upcoming = table_after(seatings, reversed(hand_records))
+    return EveningView(evening, variant, seatings, replayed, upcoming)
 
 
 def table_after(
-    seatings: tuple[SeatingFact, ...], hand_records: Iterable[ledger_mod.HandRecord]
+    seatings: tuple[SeatingFact, ...], newest_first: Iterable[ledger_mod.HandRecord]
 ) -> Table:
-    """The table of the next hand, with the dealer the rotation proposes after these."""
-    return next_table(seatings, [DealtHand(r.number, r.table.dealer, r.void) for r in hand_records])
+    """The table of the next hand, with the dealer the rotation proposes after these hands
+    (given newest first). The rotation goes on from the last hand and the last one that
+    stands, so only the hands up to that one are read, however long the evening."""
+    dealt = []
+    for record in newest_first:
+        dealt.append(DealtHand(record.number, record.table.dealer, record.void))
+        if not record.void:
+            break
+    return next_table(seatings, dealt[::-1])
 
 
 def checked_view(evening: Evening, changed: ledger_mod.HandRecord | None = None) -> EveningView:

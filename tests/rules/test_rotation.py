@@ -4,7 +4,12 @@ that stands, and survives players joining, leaving and sitting elsewhere."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
+from scorekeeper.ledger import HandRecord
+from scorekeeper.operations.views import table_after
+from scorekeeper.rules.base import Table
 from scorekeeper.rules.rotation import DealtHand, Seating, next_table, seating_for, successor
 
 FOUR = ("Anna", "Bert", "Clara", "Dora")
@@ -166,3 +171,20 @@ def test_seating_for(number: int, from_hand: int) -> None:
     """The latest seating that starts at or before the hand is in force."""
     seatings = [Seating(1, FOUR), Seating(5, FIVE), Seating(9, FOUR, "Dora")]
     assert seating_for(seatings, number).from_hand == from_hand
+
+
+@given(
+    dealers=st.lists(st.sampled_from(FOUR), max_size=12),
+    voided=st.sets(st.integers(1, 12)),
+    joined=st.integers(2, 13),
+)
+def test_the_table_after_reads_only_the_hands_up_to_the_last_that_stands(
+    dealers: list[str], voided: set[int], joined: int
+) -> None:
+    seatings = (Seating(1, FOUR), Seating(joined, FIVE))
+    hands = dealt(*dealers, void=tuple(voided))
+    records = [
+        HandRecord(h.number, Table(seating_for(seatings, h.number).players, h.dealer), {}, h.void)
+        for h in hands
+    ]
+    assert table_after(seatings, reversed(records)) == next_table(seatings, hands)

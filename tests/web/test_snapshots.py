@@ -173,3 +173,78 @@ def test_the_table_screen_keeps_only_the_blank_form(
     summary = proposed.split('<details class="dealer">')[1].split("</summary>")[0]
     assert "<strong>Anna</strong>" in summary  # the next table's form, not the first one
     assert "<strong>Dora</strong>" in first.split('<details class="dealer">')[1]
+
+
+def prepared_in(app: Flask, evening: int, body: dict[str, Any]) -> Callable[[], Any]:
+    """Check ``body`` as the next hand in ``app`` now; the returned call stores it then,
+    with what store_hand returns (as a request whose check and write another worker's
+    write falls between)."""
+    with app.test_request_context():
+        current = operations.current_view(evening)
+        assert current is not None
+        prepared = operations.prepare_record(current, body)
+
+    def store() -> Any:
+        with app.test_request_context():
+            stored = operations.store_hand(prepared, source="test")
+            db.session.commit()
+            return prepared, stored
+
+    return store
+
+
+def test_a_hand_checked_before_another_write_is_checked_again(
+    workers: tuple[Flask, Flask],
+) -> None:
+    first, second = (app.test_client() for app in workers)
+    evening = start(first)
+    first.post(f"/api/v1/evenings/{evening}/hands", json=G1)
+    store = prepared_in(workers[0], evening, G1)
+    second.post(f"/api/v1/evenings/{evening}/hands", json=LOST)
+    prepared, stored = store()
+    assert prepared.hand.number == 2
+    assert stored is not prepared
+    assert stored.hand.number == 3
+    assert stored.hand.dealer_name == "Clara"  # the rotation after two hands
+    seen = shown(first, evening)
+    assert [h["number"] for h in seen["hands"]] == [1, 2, 3]
+    assert seen == replayed_from_scratch(workers[0], evening)
+
+
+def test_a_hand_checked_before_a_void_gets_the_dealer_after_it(
+    workers: tuple[Flask, Flask],
+) -> None:
+    first, second = (app.test_client() for app in workers)
+    evening = start(first)
+    for body in (G1, LOST):
+        first.post(f"/api/v1/evenings/{evening}/hands", json=body)
+    store = prepared_in(workers[0], evening, G1)
+    voided = second.delete(f"/api/v1/evenings/{evening}/hands/2", json={"reason": "misdeal"})
+    assert voided.status_code == 200
+    prepared, stored = store()
+    assert prepared.hand.dealer_name != stored.hand.dealer_name
+    assert stored.hand.dealer_name == shown(second, evening)["hands"][1]["dealer"]
+    assert shown(first, evening) == replayed_from_scratch(workers[0], evening)
+
+
+def test_a_hand_checked_before_the_evening_closed_is_refused(
+    workers: tuple[Flask, Flask],
+) -> None:
+    first, second = (app.test_client() for app in workers)
+    evening = start(first)
+    store = prepared_in(workers[0], evening, G1)
+    assert second.post(f"/api/v1/evenings/{evening}/close").status_code == 200
+    with pytest.raises(operations.EveningClosedError):
+        store()
+    assert shown(first, evening)["hands"] == []
+
+
+def test_a_hand_checked_with_nothing_written_since_is_stored_as_checked(
+    workers: tuple[Flask, Flask],
+) -> None:
+    first, _ = (app.test_client() for app in workers)
+    evening = start(first)
+    first.post(f"/api/v1/evenings/{evening}/hands", json=G1)
+    prepared, stored = prepared_in(workers[0], evening, LOST)()
+    assert stored is prepared
+    assert shown(first, evening) == replayed_from_scratch(workers[0], evening)
