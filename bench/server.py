@@ -51,9 +51,9 @@ PLAYERS = ["Anna", "Bert", "Clara", "Dora", "Emil"]
 EVENINGS = 400
 BEFORE = 50
 PAGE_HANDS = 200
-#: Gunicorn as scripts/start runs it on a 2-core machine.
-WORKERS = 2 * (os.cpu_count() or 1) + 1
-THREADS = 2
+#: Gunicorn as scripts/start runs it.
+WORKERS = (os.cpu_count() or 1) + 1
+THREADS = 1
 WRK = ["wrk", "-t2", "-c8"]
 SECONDS = 5
 RUNS = 3
