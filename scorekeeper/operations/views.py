@@ -13,7 +13,7 @@ from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from sqlalchemy import event, func, select
+from sqlalchemy import bindparam, event, func, select
 from sqlalchemy.orm import Session, SessionTransaction, selectinload
 
 from scorekeeper import ledger as ledger_mod
@@ -122,6 +122,13 @@ def summaries() -> list[EveningSummary]:
     return sorted(out, key=lambda s: (s.last_activity, s.evening.id), reverse=True)
 
 
+#: The evening's row, locked until the transaction ends (PostgreSQL); built once.
+LOCK_ROW = (
+    select(Evening.__table__.c.id)
+    .where(Evening.__table__.c.id == bindparam("evening"))
+    .with_for_update()
+)
+
 #: Where a session keeps the ids of the evenings its transaction has locked.
 HELD = "scorekeeper.locked_evenings"
 
@@ -144,7 +151,7 @@ def take_lock(evening_id: int) -> bool:
     if db.session.get_bind().dialect.name == "sqlite":
         sqlite.begin_writing(db.session())
     else:
-        db.session.execute(select(Evening.id).where(Evening.id == evening_id).with_for_update())
+        db.session.connection().execute(LOCK_ROW, {"evening": evening_id})
     held.add(evening_id)
     return True
 
