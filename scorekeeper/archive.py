@@ -92,7 +92,7 @@ def export_evening(evening: Evening) -> dict[str, Any]:
                         "at": stamp(r.at),
                         "source": r.source,
                     }
-                    for r in h.revisions
+                    for r in h.history
                 ],
             }
             for h in evening.hands

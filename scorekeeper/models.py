@@ -168,12 +168,37 @@ class Hand(db.Model):  # type: ignore[name-defined,misc]
     void_reason: Mapped[str | None] = mapped_column(Text, nullable=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, nullable=False, default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, nullable=False, default=utcnow)
+    #: Where the hand was recorded (``api``, ``page``...): its first version's source.
+    source: Mapped[str | None] = mapped_column(String(40), nullable=True)
 
     evening: Mapped[Evening] = relationship(back_populates="hands")
     dealer: Mapped[Player] = relationship()
+    #: The versions stored: none while the hand is as recorded (its row is its first
+    #: version), the first and every later one once it was changed. ``history`` has them all.
     revisions: Mapped[list[HandRevision]] = relationship(
         back_populates="hand", order_by="HandRevision.version"
     )
+
+    @property
+    def history(self) -> list[HandRevision]:
+        """Every version of the hand, oldest first, the first included.
+
+        A hand as recorded is one row: writing its first version a second time, as a
+        revision, doubled the rows every hand writes. The first change stores it
+        (``first_version``) before the hand's row is overwritten.
+        """
+        return list(self.revisions) or [self.first_version()]
+
+    def first_version(self) -> HandRevision:
+        """The hand as recorded, as a revision (not added to the database)."""
+        return HandRevision(
+            version=1,
+            input=self.input,
+            void_reason=None,
+            at=self.created_at,
+            source=self.source or "",
+            reason=None,
+        )
 
 
 class HandRevision(db.Model):  # type: ignore[name-defined,misc]

@@ -9,6 +9,7 @@ are recorded through the API into a fresh database.
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
@@ -141,3 +142,26 @@ def test_foreign_keys_are_checked_again_after_the_start_up_migration(app: Flask)
         with pytest.raises(IntegrityError):
             db.session.execute(text("INSERT INTO seat VALUES (99, 0, 99)"))
         db.session.rollback()
+
+
+def test_going_back_before_hands_kept_their_first_version_writes_it(app: Flask) -> None:
+    """Schemas before 0006 kept every hand's first version as a revision: a downgrade writes
+    those the hands recorded since left out, so no history is lost."""
+    client = app.test_client()
+    evening = client.post(
+        "/api/v1/evenings", json={"game": "troggen", "players": ["Anna", "Bert", "Clara", "Dora"]}
+    ).json["id"]
+    body = {"contract": "einfach", "bidder": "Anna", "points": 40}
+    assert client.post(f"/api/v1/evenings/{evening}/hands", json=body).status_code == 201
+    with app.app_context():
+        assert db.session.execute(text("SELECT count(*) FROM hand_revision")).scalar() == 0
+        db.session.remove()
+        downgrade(directory=str(MIGRATIONS), revision="0005")
+        rows = db.session.execute(text("SELECT version, input, source FROM hand_revision")).all()
+        db.session.remove()
+        upgrade(directory=str(MIGRATIONS))
+        db.engine.dispose()
+    assert len(rows) == 1
+    version, stored, source = rows[0]
+    assert (version, source) == (1, "api")
+    assert json.loads(stored)["points"] == 40

@@ -280,7 +280,7 @@ def hand_revisions(evening_id: int, number: int) -> Response:
     evening = load(evening_id)
     find_or_404(evening, number)
     hand = operations.find_hand(evening, number)
-    return jsonify({"revisions": [serialize.revision_json(r) for r in hand.revisions]})
+    return jsonify({"revisions": [serialize.revision_json(r) for r in hand.history]})
 
 
 @bp.get("/evenings/<int:evening_id>/settlement")

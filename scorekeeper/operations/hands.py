@@ -56,7 +56,6 @@ from scorekeeper.validation import VOID_LENGTH, read_member, text_problem
 #: the organiser's reason for changing a closed tournament table).
 SHELL_KEYS = {"dealer", "confirm", "version", "correction"}
 HAND_TABLE = Hand.__table__
-REVISION_TABLE = HandRevision.__table__
 
 #: The next hand's row, inserted only while the evening's stamp is the one it was checked
 #: against (``facts.unchanged``): checking and writing in one statement keeps the write
@@ -64,7 +63,16 @@ REVISION_TABLE = HandRevision.__table__
 ADD_HAND = (
     insert(HAND_TABLE)
     .from_select(
-        ["evening_id", "number", "dealer_id", "input", "version", "created_at", "updated_at"],
+        [
+            "evening_id",
+            "number",
+            "dealer_id",
+            "input",
+            "version",
+            "created_at",
+            "updated_at",
+            "source",
+        ],
         unchanged(
             EVENING.c.id,
             bindparam("number", type_=HAND_TABLE.c.number.type),
@@ -73,6 +81,7 @@ ADD_HAND = (
             literal(1, HAND_TABLE.c.version.type),
             bindparam("at", type_=HAND_TABLE.c.created_at.type),
             bindparam("at", type_=HAND_TABLE.c.updated_at.type),
+            bindparam("source", type_=HAND_TABLE.c.source.type),
         ),
     )
     .returning(HAND_TABLE.c.id)
@@ -158,7 +167,7 @@ def store_hand(new: NewHand, *, source: str) -> NewHand:
     """Store a prepared hand; returns it, or the hand checked again if the evening changed.
 
     The hand was checked before the evening's lock is taken, so tablets saving to a busy
-    server queue only for the write itself (two rows and the commit); if another write
+    server queue only for the write itself (one row and the commit); if another write
     reached the evening meanwhile, the hand's row is not written, and it is checked again
     under the lock: an answer made from ``new`` must then be made again from what is
     returned. The evening with the hand is kept once the transaction commits.
@@ -166,33 +175,23 @@ def store_hand(new: NewHand, *, source: str) -> NewHand:
     evening_id = new.view.evening.id
     take_lock(evening_id)
     connection = db.session.connection()
-    hand_id = add_hand(connection, new)
+    hand_id = add_hand(connection, new, source=source)
     if hand_id is None:
         current = current_view(evening_id)
         assert current is not None  # evenings are never deleted
         new = prepare_record(current, new.raw)
-        hand_id = add_hand(connection, new)
+        hand_id = add_hand(connection, new, source=source)
         # Under the lock nothing writes to the evening: the stamp just read is still true.
         assert hand_id is not None, "the evening changed under its lock"
-    hand = new.hand
-    connection.execute(
-        insert(REVISION_TABLE),
-        {
-            "hand_id": hand_id,
-            "version": 1,
-            "input": hand.input,
-            "at": hand.updated_at,
-            "source": source,
-        },
-    )
     keep_after_commit(new.view)
     close_when_due(new.view.evening, source=source)
     return new
 
 
-def add_hand(connection: Connection, new: NewHand) -> int | None:
+def add_hand(connection: Connection, new: NewHand, *, source: str) -> int | None:
     """Insert the new hand's row unless the evening changed since ``new.base``; its id,
-    or None when it was not written."""
+    or None when it was not written. The row is the hand's first version: no revision is
+    stored until it is changed (``Hand.history``)."""
     hand = new.hand
     row = connection.execute(
         ADD_HAND,
@@ -203,6 +202,7 @@ def add_hand(connection: Connection, new: NewHand) -> int | None:
             "dealer_id": hand.dealer_id,
             "input": hand.input,
             "at": hand.updated_at,
+            "source": source,
         },
     ).one_or_none()
     return None if row is None else int(row[0])
@@ -254,6 +254,13 @@ def check_version(value: object, current: int) -> None:
         raise StaleVersionError(current)
 
 
+def keep_first_version(hand: Hand) -> None:
+    """Store the hand's first version as a revision before its row is first changed: until
+    then the row was that version (``Hand.history``)."""
+    if not hand.revisions:
+        hand.revisions.append(hand.first_version())
+
+
 def replace_hand(
     evening: Evening, number: int, raw: object, *, source: str, correction: str | None = None
 ) -> tuple[Hand, EveningView]:
@@ -272,6 +279,7 @@ def replace_hand(
     hand_input = check_hand(evening, facts, table, confirm=bool(shell.get("confirm")))
     stored = hand_input.to_json()
     checked = checked_view(evening, ledger_mod.HandRecord(number, table, stored))
+    keep_first_version(hand)
     hand.input = stored
     hand.void_reason = None
     hand.version += 1
@@ -312,6 +320,7 @@ def void_hand(
     seatings = seating_facts(evening)
     table = Table(seating_for(seatings, number).players, hand.dealer.name)
     checked = checked_view(evening, ledger_mod.HandRecord(number, table, hand.input, void=True))
+    keep_first_version(hand)
     hand.void_reason = reason.strip()
     hand.version += 1
     hand.updated_at = utcnow()

@@ -8,7 +8,10 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from sqlalchemy import func, select
 
+from scorekeeper.extensions import db
+from scorekeeper.models import HandRevision
 from tests.conftest import PLAYERS4, PLAYERS5
 
 Snapshot = Callable[[], dict[str, list[tuple[Any, ...]]]]
@@ -606,3 +609,43 @@ def test_an_evening_shown_again_with_the_same_facts_is_not_replayed_again(
     assert replays == [1]  # the check of the change; the answer and the page reuse it
     assert client.get(url).json["balances"] != shown["balances"]
     assert replays == [1]
+
+
+def test_a_hand_as_recorded_is_one_row_and_its_first_version_is_kept_when_changed(
+    app: Flask, client: FlaskClient, create_evening: Callable[..., int]
+) -> None:
+    evening = create_evening()
+    recorded = client.post(f"/api/v1/evenings/{evening}/hands", json=G1)
+    assert recorded.status_code == 201
+    url = f"/api/v1/evenings/{evening}/hands/1"
+    first = client.get(f"{url}/revisions").json["revisions"]
+    assert [(r["version"], r["input"], r["source"]) for r in first] == [(1, G1, "api")]
+    with app.app_context():
+        assert db.session.scalar(select(func.count()).select_from(HandRevision)) == 0
+    changed = client.put(url, json={**G2, "version": 1})
+    assert changed.status_code == 200
+    revisions = client.get(f"{url}/revisions").json["revisions"]
+    assert [(r["version"], r["input"]["contract"]) for r in revisions] == [
+        (1, "doppelt"),
+        (2, "ohne"),
+    ]
+    assert revisions[0] == first[0]  # the first version as it was shown before
+    client.delete(url, json={"reason": "misdeal", "version": 2})
+    versions = client.get(f"{url}/revisions").json["revisions"]
+    assert [r["version"] for r in versions] == [1, 2, 3]
+    with app.app_context():
+        assert db.session.scalar(select(func.count()).select_from(HandRevision)) == 3
+
+
+def test_voiding_a_hand_as_recorded_keeps_its_first_version(
+    client: FlaskClient, create_evening: Callable[..., int]
+) -> None:
+    evening = create_evening()
+    client.post(f"/api/v1/evenings/{evening}/hands", json=G1)
+    url = f"/api/v1/evenings/{evening}/hands/1"
+    client.delete(url, json={"reason": "misdeal"})
+    revisions = client.get(f"{url}/revisions").json["revisions"]
+    assert [r["version"] for r in revisions] == [1, 2]
+    assert revisions[0]["input"] == G1
+    assert "void" not in revisions[0]
+    assert revisions[1]["void"] == {"reason": "misdeal"}
