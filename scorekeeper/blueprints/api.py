@@ -60,9 +60,10 @@ def load(evening_id: int) -> Evening:
     return evening
 
 
-def load_current(evening_id: int) -> EveningView:
-    """The evening as stored now, replayed, or 404."""
-    current = operations.current_view(evening_id)
+def load_current(evening_id: int, *, for_writing: bool = False) -> EveningView:
+    """The evening as stored now, replayed, or 404 (``for_writing``: see
+    ``operations.current_view``)."""
+    current = operations.current_view(evening_id, for_writing=for_writing)
     if current is None:
         abort(404, description=gettext("There is no evening %(id)s.", id=evening_id))
     return current
@@ -209,9 +210,10 @@ def record_hand(evening_id: int) -> Response:
     """Record the next hand."""
 
     def handler() -> tuple[dict[str, Any], int, str | None]:
-        # The answer is made before the hand is stored, so the write's lock is held only
-        # for the write; made again if the evening changed before the lock was taken.
-        prepared = operations.prepare_record(load_current(evening_id), body())
+        # The answer is made before the hand is stored, so SQLite's lock (the whole
+        # database's) is held only for the write; made again if the evening changed
+        # before the lock was taken. PostgreSQL locks the evening's row as it is read.
+        prepared = operations.prepare_record(load_current(evening_id, for_writing=True), body())
         data = hand_reply(prepared.view, prepared.hand.number)
         stored = operations.store_hand(prepared, source="api")
         if stored is not prepared:

@@ -47,9 +47,10 @@ def load(evening_id: int) -> Evening:
     return evening
 
 
-def load_current(evening_id: int) -> operations.EveningView:
-    """The evening as stored now, replayed, or 404."""
-    found = operations.current_view(evening_id)
+def load_current(evening_id: int, *, for_writing: bool = False) -> operations.EveningView:
+    """The evening as stored now, replayed, or 404 (``for_writing``: see
+    ``operations.current_view``)."""
+    found = operations.current_view(evening_id, for_writing=for_writing)
     if found is None:
         abort(404)
     return found
@@ -131,7 +132,7 @@ def render_table(
 @bp.post("")
 def create(evening_id: int) -> Response | tuple[str, int]:
     """Record the next hand from the table screen."""
-    current = load_current(evening_id)
+    current = load_current(evening_id, for_writing=True)
     table = current.next_table
     entry = hand_form(current.variant)
     form = entry.build(table, formdata=request.form)

@@ -267,12 +267,18 @@ def _news_query() -> Any:
 
 
 NEWS = _news_query()
+#: ``NEWS`` locking the evening's row until the transaction ends (PostgreSQL's lock for a
+#: write, ``views.take_lock``), for a request that is about to write to it.
+NEWS_LOCKING = NEWS.with_for_update(of=EVENING)
 
 
-def read_news(connection: Connection, evening_id: int, *, after: int) -> News | None:
+def read_news(
+    connection: Connection, evening_id: int, *, after: int, lock: bool = False
+) -> News | None:
     """The evening's stamp and its hands numbered above ``after``, in one query; None when
-    there is no such evening."""
-    rows = connection.execute(NEWS, {"evening": evening_id, "after": after}).all()
+    there is no such evening. ``lock``: lock the evening's row as well (PostgreSQL)."""
+    query = NEWS_LOCKING if lock else NEWS
+    rows = connection.execute(query, {"evening": evening_id, "after": after}).all()
     if not rows:
         return None
     stamp: Stamp = tuple(rows[0][:6])  # type: ignore[assignment]

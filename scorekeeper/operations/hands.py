@@ -166,8 +166,9 @@ def prepare_record(current: EveningView, raw: object) -> NewHand:
 def store_hand(new: NewHand, *, source: str) -> NewHand:
     """Store a prepared hand; returns it, or the hand checked again if the evening changed.
 
-    The hand was checked before the evening's lock is taken, so tablets saving to a busy
-    server queue only for the write itself (one row and the commit); if another write
+    The hand was checked before SQLite's lock is taken (``current_view``: PostgreSQL's
+    lock of the evening's row may be taken by the read already), so tablets saving to a
+    busy server queue only for the write itself (one row and the commit); if another write
     reached the evening meanwhile, the hand's row is not written, and it is checked again
     under the lock: an answer made from ``new`` must then be made again from what is
     returned. The evening with the hand is kept once the transaction commits.

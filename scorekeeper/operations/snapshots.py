@@ -31,7 +31,15 @@ from sqlalchemy.orm import Session, SessionTransaction
 from scorekeeper import ledger as ledger_mod
 from scorekeeper.extensions import db
 from scorekeeper.operations.facts import EveningFacts, News, read_facts, read_head, read_news
-from scorekeeper.operations.views import HELD, EveningView, replay, table_after
+from scorekeeper.operations.views import (
+    HELD,
+    EveningView,
+    locks_rows,
+    note_locked,
+    replay,
+    table_after,
+    take_lock,
+)
 from scorekeeper.rules import get_variant
 
 #: Evenings each process keeps, least recently used first out. A hall's every table fits
@@ -108,15 +116,24 @@ def only_added(before: EveningFacts, news: News) -> bool:
     )
 
 
-def current_view(evening_id: int) -> EveningView | None:
-    """The evening as stored now, replayed; None when there is no such evening."""
+def current_view(evening_id: int, *, for_writing: bool = False) -> EveningView | None:
+    """The evening as stored now, replayed; None when there is no such evening.
+
+    ``for_writing``: the request is about to write to the evening. Where the database
+    locks an evening's row for a write (PostgreSQL), the row is locked by this read,
+    which saves the write a round trip; SQLite's lock is the whole database's, taken only
+    for the write itself.
+    """
     connection = db.session.connection()
+    lock = for_writing and locks_rows()
     before = kept().get(evening_id)
     if before is not None:
         last = before.evening.hands[-1].number if before.evening.hands else 0
-        news = read_news(connection, evening_id, after=last)
+        news = read_news(connection, evening_id, after=last, lock=lock)
         if news is None:
             return None
+        if lock:
+            note_locked(evening_id)
         if news.stamp == before.evening.stamp:
             return before
         if only_added(before.evening, news):
@@ -127,6 +144,8 @@ def current_view(evening_id: int) -> EveningView | None:
                 current = build(facts, ledger)
                 remember(current)
                 return current
+    if lock:
+        take_lock(evening_id)
     head = read_head(connection, evening_id)
     if head is None:
         return None

@@ -148,12 +148,24 @@ def take_lock(evening_id: int) -> bool:
     held: set[int] = db.session.info.setdefault(HELD, set())
     if evening_id in held:
         return False
-    if db.session.get_bind().dialect.name == "sqlite":
-        sqlite.begin_writing(db.session())
-    else:
+    if locks_rows():
         db.session.connection().execute(LOCK_ROW, {"evening": evening_id})
+    else:
+        sqlite.begin_writing(db.session())
     held.add(evening_id)
     return True
+
+
+def locks_rows() -> bool:
+    """Whether the database locks an evening's row for a write (PostgreSQL), rather than
+    the whole database (SQLite, ``sqlite.begin_writing``)."""
+    return db.session.get_bind().dialect.name != "sqlite"
+
+
+def note_locked(evening_id: int) -> None:
+    """The evening's row was locked by a query of this transaction (``take_lock`` then
+    finds it held)."""
+    db.session.info.setdefault(HELD, set()).add(evening_id)
 
 
 @event.listens_for(Session, "after_transaction_end")

@@ -14,11 +14,13 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from sqlalchemy import text
+from sqlalchemy.exc import OperationalError
 
 from scorekeeper import operations, privacy, serialize
 from scorekeeper.extensions import db
 from scorekeeper.models import Player
-from scorekeeper.operations import snapshots
+from scorekeeper.operations import snapshots, views
 from scorekeeper.operations.facts import read_head
 from tests.conftest import PLAYERS4
 
@@ -248,3 +250,30 @@ def test_a_hand_checked_with_nothing_written_since_is_stored_as_checked(
     prepared, stored = prepared_in(workers[0], evening, LOST)()
     assert stored is prepared
     assert shown(first, evening) == replayed_from_scratch(workers[0], evening)
+
+
+def test_a_read_for_writing_locks_the_evening_only_where_rows_are_locked(
+    workers: tuple[Flask, Flask],
+) -> None:
+    """On PostgreSQL the read of a request about to write locks the evening's row (no
+    round trip of its own for the lock); on SQLite it takes no lock at all, the database's
+    one write lock being taken for the write alone."""
+    first, _ = (app.test_client() for app in workers)
+    evening = start(first)
+    first.post(f"/api/v1/evenings/{evening}/hands", json=G1)  # kept by the first worker
+    with workers[0].test_request_context():
+        assert operations.current_view(evening, for_writing=True) is not None
+        held = db.session.info.get(views.HELD, set())
+        if not views.locks_rows():
+            assert evening not in held
+            return
+        assert evening in held
+        other = db.engine.connect()
+        try:
+            with pytest.raises(OperationalError):
+                other.execute(
+                    text("SELECT id FROM evening WHERE id = :e FOR UPDATE NOWAIT"), {"e": evening}
+                )
+        finally:
+            other.close()
+            db.session.rollback()
