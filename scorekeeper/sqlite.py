@@ -14,6 +14,8 @@
 from __future__ import annotations
 
 import fcntl
+import os
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +49,39 @@ def configure(engine: Engine) -> None:
 QUEUE = "scorekeeper.sqlite.write_queue"
 
 
+class _QueueFile:
+    """A thread's open lock file beside one database, closed when the thread ends.
+
+    Opening the file for every write cost more than the lock itself; a thread serves one
+    request at a time, so it keeps its file open and locks and unlocks it. The process id
+    is kept too: a forked worker opens its own, since a lock taken through a file the
+    parent opened would be the parent's lock as well.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.pid = os.getpid()
+        self.fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC, 0o666)
+
+    def __del__(self) -> None:
+        if self.pid == os.getpid():
+            os.close(self.fd)
+
+
+_files = threading.local()
+
+
+def _queue_file(database: str) -> _QueueFile:
+    """This thread's lock file for ``database``: one at a time (a thread writes to one
+    database), opened again when the database or the process changes."""
+    path = Path(database)
+    path = path.parent / f"{path.name}.write-lock"
+    held: _QueueFile | None = getattr(_files, "queue", None)
+    if held is None or held.path != path or held.pid != os.getpid():
+        held = _files.queue = _QueueFile(path)
+    return held
+
+
 def begin_writing(session: Session) -> None:
     """Start ``session``'s transaction as the database's one writer, after those before it.
 
@@ -62,9 +97,8 @@ def begin_writing(session: Session) -> None:
     database = session.get_bind().url.database
     queue = None
     if database and database != ":memory:":
-        path = Path(database)
-        queue = (path.parent / f"{path.name}.write-lock").open("a")
-        fcntl.flock(queue, fcntl.LOCK_EX)
+        queue = _queue_file(database)
+        fcntl.flock(queue.fd, fcntl.LOCK_EX)
     session.info[QUEUE] = queue
     session.connection().exec_driver_sql("BEGIN IMMEDIATE")
 
@@ -75,4 +109,4 @@ def _leave_queue(session: Session, transaction: SessionTransaction) -> None:
     if transaction.parent is None and QUEUE in session.info:
         queue = session.info.pop(QUEUE)
         if queue is not None:
-            queue.close()  # closing the file releases its lock
+            fcntl.flock(queue.fd, fcntl.LOCK_UN)
