@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import date, datetime
+from functools import cached_property
 from typing import Any
 
 from sqlalchemy import ColumnElement, Connection, Select, and_, bindparam, func, select, true
@@ -51,9 +52,13 @@ class HandFact:
     updated_at: datetime
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class EveningFacts:
-    """An evening as stored: settings, seatings and hands, with the ids of its players."""
+    """An evening as stored: settings, seatings and hands, with the ids of its players.
+
+    Without ``__slots__``, so the stamp is worked out once per evening's facts: every
+    request compares it, and a kept evening is asked for it again and again.
+    """
 
     id: int
     game: str
@@ -73,7 +78,7 @@ class EveningFacts:
     #: Every player seated at some time or who dealt, by name: new hands store the id.
     player_ids: Mapping[str, int]
 
-    @property
+    @cached_property
     def stamp(self) -> Stamp:
         """The stamp of these facts, as ``Head.stamp`` reads it from the database."""
         return (
