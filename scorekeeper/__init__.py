@@ -3,16 +3,22 @@
 from __future__ import annotations
 
 import os
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from babel import Locale
 from flask import Flask, has_request_context, request, session
+from werkzeug.datastructures import LanguageAccept
+from werkzeug.http import parse_accept_header
 
 from scorekeeper import security
 from scorekeeper.extensions import babel, csrf, db, migrate
 from scorekeeper.schema import MIGRATIONS, upgrade_schema
 
 LANGUAGES = ("de", "en")
+#: The languages as Babel reads them, parsed once: every answer looks its language up.
+LOCALES = {language: Locale.parse(language) for language in LANGUAGES}
 
 
 def create_app(
@@ -76,14 +82,32 @@ def create_app(
     return app
 
 
-def select_locale() -> str | None:
+def select_locale() -> Locale | None:
     """The language chosen on the page (remembered), else the browser's, else English."""
     if not has_request_context():
         return None
     chosen = session.get("lang") if not request.path.startswith("/api/") else None
-    if chosen in LANGUAGES:
-        return str(chosen)
-    return request.accept_languages.best_match(LANGUAGES, default="en")
+    if chosen in LOCALES:
+        return LOCALES[chosen]
+    return browser_locale(request.headers.get("Accept-Language", ""))
+
+
+@lru_cache(maxsize=64)
+def browser_locale(header: str) -> Locale:
+    """The browser's most preferred language the app speaks, by its main tag (``de-CH``
+    is German, even before a plain ``en``); English when it prefers none of them.
+
+    Kept by the header's text: the tablets of a hall send the same few.
+    """
+    for tag, quality in parse_accept_header(header, LanguageAccept):
+        if quality <= 0:
+            break  # in order of preference: the rest are refused
+        if tag == "*":
+            return LOCALES[LANGUAGES[0]]
+        main = tag.replace("_", "-").split("-", 1)[0].lower()
+        if main in LOCALES:
+            return LOCALES[main]
+    return LOCALES["en"]
 
 
 def register_extensions(app: Flask) -> None:

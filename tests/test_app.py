@@ -17,10 +17,30 @@ from flask import Flask
 from flask.testing import FlaskCliRunner
 from sqlalchemy import inspect
 
-from scorekeeper import create_app
+from scorekeeper import browser_locale, create_app
 from scorekeeper.extensions import db
 from scorekeeper.schema import migration_lock
 from scorekeeper.security import secret_key
+
+
+@pytest.mark.parametrize(
+    ("header", "language"),
+    [
+        ("de", "de"),
+        ("de-CH, en;q=0.5", "de"),  # Swiss German is German, even before plain English
+        ("fr-CH, de;q=0.7, en;q=0.8", "en"),  # in the browser's order of preference
+        ("en-GB,en;q=0.9,de;q=0.8", "en"),
+        ("de_AT", "de"),
+        ("fr, it", "en"),  # neither: English
+        ("", "en"),
+        ("de;q=0, en;q=0.1", "en"),  # German refused
+        ("fr;q=1, de;q=0", "en"),
+        ("*", "de"),
+        ("not a header ;;; q=x", "en"),
+    ],
+)
+def test_the_browser_language_is_read_by_its_main_tag(header: str, language: str) -> None:
+    assert str(browser_locale(header)) == language
 
 
 def test_secret_key_is_generated_once_into_the_instance(tmp_path: Path) -> None:
@@ -82,7 +102,7 @@ def test_sqlite_connections_are_set_for_several_processes(tmp_path: Path) -> Non
 #: begins, so the test knows it is waiting for the lock rather than still importing.
 START = """
 import sys
-from scorekeeper import create_app
+from scorekeeper import browser_locale, create_app
 from scorekeeper.extensions import db
 print("starting", flush=True)
 app = create_app({"DATABASE_URL": sys.argv[1], "SECRET_KEY": "k" * 32}, instance_path=sys.argv[2])
