@@ -17,7 +17,9 @@ import os
 import secrets
 from pathlib import Path
 
-from flask import Flask, Response
+from flask import Flask, Request, Response
+from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
+from itsdangerous import URLSafeTimedSerializer
 
 #: Only the app's own files: no inline script or style, no plugins, no foreign forms.
 CONTENT_SECURITY_POLICY = "; ".join(
@@ -60,8 +62,40 @@ def add_headers(response: Response) -> Response:
     return response
 
 
+class SignedCookieSessions(SecureCookieSessionInterface):
+    """Flask's signed-cookie sessions, with the signer made once per set of keys.
+
+    Flask builds the signer anew for every request, which costs more than opening an empty
+    session does otherwise; the keys do not change while the app serves, so it is kept
+    (and made again should they change). A request that sends no cookie at all, as API
+    clients with a bearer token do, starts an empty session without parsing headers.
+    """
+
+    def __init__(self) -> None:
+        self._signer: tuple[tuple[str | bytes, ...], URLSafeTimedSerializer] | None = None
+
+    def get_signing_serializer(self, app: Flask) -> URLSafeTimedSerializer | None:
+        """The signer for the app's current keys (None without a key: no sessions)."""
+        if not app.secret_key:
+            return None
+        keys = (*(app.config["SECRET_KEY_FALLBACKS"] or ()), app.secret_key)
+        kept = self._signer
+        if kept is None or kept[0] != keys:
+            signer = super().get_signing_serializer(app)
+            assert signer is not None
+            kept = self._signer = (keys, signer)
+        return kept[1]
+
+    def open_session(self, app: Flask, request: Request) -> SecureCookieSession | None:
+        """The session the request's cookie holds; an empty one when it sent none."""
+        if app.secret_key and "HTTP_COOKIE" not in request.environ:
+            return self.session_class()
+        return super().open_session(app, request)
+
+
 def register(app: Flask) -> None:
-    """Install the headers on every response of ``app``."""
+    """Install the headers on every response of ``app``, and its sessions."""
+    app.session_interface = SignedCookieSessions()
     app.after_request(add_headers)
 
 

@@ -66,6 +66,35 @@ def test_secure_cookie_can_be_switched_on(tmp_path: Path, monkeypatch: pytest.Mo
     assert "Secure" in cookie
 
 
+def test_the_session_signer_is_made_once_for_the_same_keys(client: FlaskClient) -> None:
+    app = client.application
+    sessions = app.session_interface
+    assert sessions.get_signing_serializer(app) is sessions.get_signing_serializer(app)
+
+
+def page_language(client: FlaskClient, **headers: str) -> str:
+    """The language the start page is shown in."""
+    page = client.get("/", headers=headers).get_data(as_text=True)
+    return page.split('<html lang="', 1)[1].split('"', 1)[0]
+
+
+def test_a_changed_secret_key_no_longer_accepts_old_cookies(client: FlaskClient) -> None:
+    client.post("/language/de")
+    assert page_language(client) == "de"
+    client.application.secret_key = "another " + LONG_SECRET
+    assert page_language(client) == "en"  # the cookie's signature no longer holds
+    client.post("/language/de")
+    assert page_language(client) == "de"
+
+
+def test_a_request_without_cookies_starts_an_empty_session(client: FlaskClient) -> None:
+    client.post("/language/de")
+    client.delete_cookie("session")
+    assert page_language(client) == "en"
+    assert page_language(client, **{"Accept-Language": "de-CH, en;q=0.5"}) == "de"
+    assert "Set-Cookie" not in client.get("/").headers
+
+
 def test_a_short_secret_is_refused_in_production(tmp_path: Path) -> None:
     with pytest.raises(security.StartupError, match="at least 32 are needed"):
         served(tmp_path, SECRET_KEY="changeme")
