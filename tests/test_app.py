@@ -102,7 +102,7 @@ def test_sqlite_connections_are_set_for_several_processes(tmp_path: Path) -> Non
 #: begins, so the test knows it is waiting for the lock rather than still importing.
 START = """
 import sys
-from scorekeeper import browser_locale, create_app
+from scorekeeper import create_app
 from scorekeeper.extensions import db
 print("starting", flush=True)
 app = create_app({"DATABASE_URL": sys.argv[1], "SECRET_KEY": "k" * 32}, instance_path=sys.argv[2])
