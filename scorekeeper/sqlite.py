@@ -19,9 +19,11 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import event
+from sqlalchemy import event, text
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session, SessionTransaction
+
+from scorekeeper.direct import Direct
 
 #: How long a writer waits for another process's write to finish, in milliseconds.
 BUSY_TIMEOUT_MS = 5000
@@ -45,6 +47,8 @@ def configure(engine: Engine) -> None:
         cursor.close()
 
 
+#: Takes the database's write lock now, rather than at the transaction's first write.
+BEGIN_IMMEDIATE = Direct(text("BEGIN IMMEDIATE"))
 #: Where a session keeps its place in the writers' queue while its transaction lasts.
 QUEUE = "scorekeeper.sqlite.write_queue"
 
@@ -100,7 +104,7 @@ def begin_writing(session: Session) -> None:
         queue = _queue_file(database)
         fcntl.flock(queue.fd, fcntl.LOCK_EX)
     session.info[QUEUE] = queue
-    session.connection().exec_driver_sql("BEGIN IMMEDIATE")
+    BEGIN_IMMEDIATE.rows(session.connection(), {})
 
 
 @event.listens_for(Session, "after_transaction_end")

@@ -18,6 +18,7 @@ from typing import Any
 
 from sqlalchemy import ColumnElement, Connection, Select, and_, bindparam, func, select, true
 
+from scorekeeper.direct import Direct
 from scorekeeper.ledger import HandRecord
 from scorekeeper.models import Evening, Hand, Player, Seat, Seating
 from scorekeeper.rules.base import Table
@@ -271,10 +272,10 @@ def _news_query() -> Any:
     )
 
 
-NEWS = _news_query()
+NEWS = Direct(_news_query())
 #: ``NEWS`` locking the evening's row until the transaction ends (PostgreSQL's lock for a
 #: write, ``views.take_lock``), for a request that is about to write to it.
-NEWS_LOCKING = NEWS.with_for_update(of=EVENING)
+NEWS_LOCKING = Direct(_news_query().with_for_update(of=EVENING))
 
 
 def read_news(
@@ -283,7 +284,7 @@ def read_news(
     """The evening's stamp and its hands numbered above ``after``, in one query; None when
     there is no such evening. ``lock``: lock the evening's row as well (PostgreSQL)."""
     query = NEWS_LOCKING if lock else NEWS
-    rows = connection.execute(query, {"evening": evening_id, "after": after}).all()
+    rows = query.rows(connection, {"evening": evening_id, "after": after})
     if not rows:
         return None
     stamp: Stamp = tuple(rows[0][:6])  # type: ignore[assignment]

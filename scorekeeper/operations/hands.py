@@ -8,6 +8,7 @@ from dataclasses import dataclass, replace
 from sqlalchemy import Connection, bindparam, insert, literal
 
 from scorekeeper import ledger as ledger_mod
+from scorekeeper.direct import Direct
 from scorekeeper.extensions import db
 from scorekeeper.models import (
     Evening,
@@ -60,7 +61,7 @@ HAND_TABLE = Hand.__table__
 #: The next hand's row, inserted only while the evening's stamp is the one it was checked
 #: against (``facts.unchanged``): checking and writing in one statement keeps the write
 #: lock short. Built once, since building it costs more than running it.
-ADD_HAND = (
+ADD_HAND = Direct(
     insert(HAND_TABLE)
     .from_select(
         [
@@ -194,8 +195,8 @@ def add_hand(connection: Connection, new: NewHand, *, source: str) -> int | None
     or None when it was not written. The row is the hand's first version: no revision is
     stored until it is changed (``Hand.history``)."""
     hand = new.hand
-    row = connection.execute(
-        ADD_HAND,
+    rows = ADD_HAND.rows(
+        connection,
         {
             "evening": new.view.evening.id,
             **stamp_params(new.base),
@@ -205,8 +206,8 @@ def add_hand(connection: Connection, new: NewHand, *, source: str) -> int | None
             "at": hand.updated_at,
             "source": source,
         },
-    ).one_or_none()
-    return None if row is None else int(row[0])
+    )
+    return int(rows[0][0]) if rows else None
 
 
 def record_hand(current: EveningView, raw: object, *, source: str) -> tuple[HandFact, EveningView]:
