@@ -103,9 +103,18 @@ class EveningFacts:
             for h in (self.hands if hands is None else hands)
         ]
 
-    def with_hand(self, hand: HandFact) -> EveningFacts:
-        """The facts once ``hand`` is added at the end."""
-        return replace(self, hands=(*self.hands, hand))
+    def with_hands(self, hands: tuple[HandFact, ...]) -> EveningFacts:
+        """The facts once ``hands`` are added at the end. Their stamp follows from this
+        one when it is known, without going through every hand again."""
+        added = replace(self, hands=self.hands + hands)
+        if "stamp" in self.__dict__:  # worked out already (``cached_property``)
+            version, updated, seatings, count, versions, touched = self.stamp
+            for hand in hands:
+                count += 1
+                versions += hand.version
+                touched = hand.updated_at if touched is None else max(touched, hand.updated_at)
+            added.__dict__["stamp"] = (version, updated, seatings, count, versions, touched)
+        return added
 
 
 @dataclass(frozen=True, slots=True)

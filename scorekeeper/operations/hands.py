@@ -126,7 +126,8 @@ def prepare_hand(current: EveningView, raw: object) -> tuple[ledger_mod.HandReco
         errors.raise_if_any(InvalidHandError)
         table = Table(table.players, dealer or table.dealer)
     hand_input = check_hand(current.evening, facts, table, confirm=bool(shell.get("confirm")))
-    number = max((h.number for h in current.evening.hands), default=0) + 1
+    hands = current.evening.hands
+    number = hands[-1].number + 1 if hands else 1  # hands are in order of their numbers
     record = ledger_mod.HandRecord(number, table, hand_input.to_json())
     ledger = ledger_mod.extend(current.ledger, current.variant, current.evening.options, [record])
     upcoming = table_after(current.seatings, (r.record for r in reversed(ledger.hands)))
@@ -161,7 +162,7 @@ def prepare_record(current: EveningView, raw: object) -> NewHand:
         None,
         utcnow(),
     )
-    return NewHand(hand, replace(checked, evening=facts.with_hand(hand)), facts.stamp, raw)
+    return NewHand(hand, replace(checked, evening=facts.with_hands((hand,))), facts.stamp, raw)
 
 
 def store_hand(new: NewHand, *, source: str) -> NewHand:

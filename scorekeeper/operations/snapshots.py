@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from dataclasses import replace
 
 from flask import current_app
 from sqlalchemy import event
@@ -137,7 +136,7 @@ def current_view(evening_id: int, *, for_writing: bool = False) -> EveningView |
         if news.stamp == before.evening.stamp:
             return before
         if only_added(before.evening, news):
-            facts = replace(before.evening, hands=before.evening.hands + news.hands)
+            facts = before.evening.with_hands(news.hands)
             if facts.stamp == news.stamp:
                 added = facts.records(news.hands)
                 ledger = ledger_mod.extend(before.ledger, before.variant, facts.options, added)
