@@ -62,9 +62,11 @@ class _QueueFile:
     parent opened would be the parent's lock as well.
     """
 
-    def __init__(self, path: Path) -> None:
-        self.path = path
+    def __init__(self, database: str) -> None:
+        self.database = database
         self.pid = os.getpid()
+        path = Path(database)
+        path = path.parent / f"{path.name}.write-lock"
         self.fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC, 0o666)
 
     def __del__(self) -> None:
@@ -78,11 +80,9 @@ _files = threading.local()
 def _queue_file(database: str) -> _QueueFile:
     """This thread's lock file for ``database``: one at a time (a thread writes to one
     database), opened again when the database or the process changes."""
-    path = Path(database)
-    path = path.parent / f"{path.name}.write-lock"
     held: _QueueFile | None = getattr(_files, "queue", None)
-    if held is None or held.path != path or held.pid != os.getpid():
-        held = _files.queue = _QueueFile(path)
+    if held is None or held.database != database or held.pid != os.getpid():
+        held = _files.queue = _QueueFile(database)
     return held
 
 
