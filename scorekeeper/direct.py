@@ -41,8 +41,8 @@ class Compiled:
     #: Each parameter's processor, and its value unless given (a literal of the statement).
     binds: Mapping[str, Processor]
     defaults: Mapping[str, Any]
-    #: Each result column's processor.
-    results: tuple[Processor, ...]
+    #: The result columns that need converting, by position, with their processors.
+    results: tuple[tuple[int, Callable[[Any], Any]], ...]
 
     def parameters(self, given: Mapping[str, Any]) -> Sequence[Any] | dict[str, Any]:
         """``given`` (and the statement's own literals) as the driver takes them."""
@@ -56,13 +56,15 @@ class Compiled:
 
     def rows(self, fetched: Sequence[Sequence[Any]]) -> list[tuple[Any, ...]]:
         """The driver's rows as Python values."""
-        return [
-            tuple(
-                value if process is None else process(value)
-                for process, value in zip(self.results, row, strict=True)
-            )
-            for row in fetched
-        ]
+        if not self.results:
+            return [tuple(row) for row in fetched]
+        out = []
+        for row in fetched:
+            values = list(row)
+            for position, process in self.results:
+                values[position] = process(values[position])
+            out.append(tuple(values))
+        return out
 
 
 def compile_for(statement: Any, dialect: Dialect) -> Compiled:
@@ -73,9 +75,10 @@ def compile_for(statement: Any, dialect: Dialect) -> Compiled:
         for bind, name in compiled.bind_names.items()
     }
     columns = getattr(statement, "exported_columns", ())  # none for a text such as BEGIN
-    results = tuple(
+    processors = [
         column.type.dialect_impl(dialect).result_processor(dialect, None) for column in columns
-    )
+    ]
+    results = tuple((i, p) for i, p in enumerate(processors) if p is not None)
     order = tuple(compiled.positiontup) if compiled.positional else None
     return Compiled(compiled.string, order, binds, dict(compiled.params), results)
 
