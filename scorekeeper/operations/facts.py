@@ -138,7 +138,13 @@ class Head:
 @dataclass(frozen=True)
 class _Stamped:
     """The evening's row (its id bound as ``evening``) joined to what its stamp counts:
-    one pass over its hands, and its seatings by their index."""
+    one pass over its hands, and its seatings by their index.
+
+    Both are worked out once per query, however many rows it returns (``NEWS`` returns
+    one per newer hand): the pass over the hands is a materialised ``WITH``, the count of
+    seatings asks for the evening by the bound id rather than by each row's. Joined as a
+    plain subquery, PostgreSQL went through the evening's hands again for every row.
+    """
 
     source: Any
     seatings: Any
@@ -157,9 +163,10 @@ class _Stamped:
                 func.max(HAND.c.updated_at).label("touched"),
             )
             .where(HAND.c.evening_id == evening)
-            .subquery("counted")
+            .cte("counted")
+            .prefix_with("MATERIALIZED")
         )
-        seatings = select(func.count()).where(SEATING.c.evening_id == EVENING.c.id)
+        seatings = select(func.count()).where(SEATING.c.evening_id == evening)
         return cls(
             EVENING.join(counted, true()),
             seatings.scalar_subquery(),
