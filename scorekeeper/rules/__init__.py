@@ -32,6 +32,8 @@ def get_variant(game: str, variant: str | None = None) -> Variant:
     >>> get_variant("troggen").key
     'blumenstein-2015'
     """
+    if variant is not None and (found := VARIANTS.get((game, variant))) is not None:
+        return found  # a stored evening names both: looked up for every request
     keys = games().get(game)
     if keys is None:
         raise UnknownVariantError.single(
