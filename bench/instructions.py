@@ -14,7 +14,7 @@ Each side runs twice, with 50 and with 200 timed hands after every app has read 
 evening once; the difference over 150 hands leaves out starting and warming up. Counted are
 the process's own instructions, not the kernel's (the commit's flush to disk is not in).
 
-    .venv/bin/python bench/instructions.py          # about 3 minutes
+    .venv/bin/python bench/instructions.py          # about 2 minutes
 """
 
 from __future__ import annotations

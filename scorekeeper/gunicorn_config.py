@@ -12,7 +12,7 @@
 - Python's full garbage collection goes through every object the process holds, and a
   worker holds many: the evenings it keeps replayed (``operations.snapshots``), a few
   hundred thousand objects in a hall. By default it ran every few hundred requests and
-  took about a sixth of the instructions a recorded hand cost. The young generations are
+  took about a tenth of the instructions a recorded hand cost. The young generations are
   still collected as often as by default; the full collection comes a hundred times less
   often, and the objects loaded at start (modules, templates) are left out of it for good.
 """
