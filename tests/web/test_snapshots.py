@@ -8,6 +8,7 @@ rolled-back transaction wrote may be kept.
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -22,7 +23,7 @@ from scorekeeper.extensions import db
 from scorekeeper.models import Player
 from scorekeeper.operations import snapshots, views
 from scorekeeper.operations.facts import read_head
-from tests.conftest import PLAYERS4
+from tests.conftest import PLAYERS4, SERVER_URL
 
 G1 = {"contract": "doppelt", "bidder": "Anna", "points": 41, "last_trick": "pagat_won"}
 LOST = {"contract": "einfach", "bidder": "Bert", "points": 20}
@@ -277,3 +278,36 @@ def test_a_read_for_writing_locks_the_evening_only_where_rows_are_locked(
         finally:
             other.close()
             db.session.rollback()
+
+
+@pytest.mark.skipif(
+    SERVER_URL is None, reason="SQLite's read takes no lock: its writers queue for the write"
+)
+def test_a_tablet_saving_while_another_holds_the_evening_waits_and_takes_the_next_number(
+    workers: tuple[Flask, Flask],
+) -> None:
+    """On PostgreSQL a request about to record a hand locks the evening's row as it reads
+    it: a second tablet saving to the same evening meanwhile waits for the first to commit,
+    then reads its hand and records the next one, instead of losing at the commit."""
+    first, second = (app.test_client() for app in workers)
+    evening = start(first)
+    first.post(f"/api/v1/evenings/{evening}/hands", json=G1)
+    answers: list[Any] = []
+    waiting = threading.Thread(
+        target=lambda: answers.append(second.post(f"/api/v1/evenings/{evening}/hands", json=G1))
+    )
+    with workers[0].test_request_context():
+        current = operations.current_view(evening, for_writing=True)
+        assert current is not None
+        prepared = operations.prepare_record(current, LOST)
+        waiting.start()
+        waiting.join(timeout=1.0)
+        assert waiting.is_alive()  # held by the row lock
+        operations.store_hand(prepared, source="test")
+        db.session.commit()
+    waiting.join(timeout=30)
+    assert not waiting.is_alive()
+    assert answers[0].status_code == 201
+    assert answers[0].json["hand"]["number"] == 3  # after the hand committed while it waited
+    assert shown(second, evening) == replayed_from_scratch(workers[1], evening)
+    assert [h["number"] for h in shown(first, evening)["hands"]] == [1, 2, 3]
