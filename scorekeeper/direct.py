@@ -88,16 +88,18 @@ class Direct:
 
     def __init__(self, statement: Executable) -> None:
         self.statement = statement
-        self._compiled: dict[str, Compiled] = {}
+        self._compiled: dict[tuple[str, str], Compiled] = {}
         self._lock = threading.Lock()
 
     def compiled(self, dialect: Dialect) -> Compiled:
-        """The statement for ``dialect``, compiled the first time it is asked for."""
-        found = self._compiled.get(dialect.name)
+        """The statement for ``dialect`` (and its driver, whose placeholders and types it
+        uses), compiled the first time it is asked for."""
+        key = (dialect.name, dialect.driver)
+        found = self._compiled.get(key)
         if found is None:
             with self._lock:
-                found = self._compiled.setdefault(
-                    dialect.name, compile_for(self.statement, dialect)
+                found = self._compiled.get(key) or self._compiled.setdefault(
+                    key, compile_for(self.statement, dialect)
                 )
         return found
 
