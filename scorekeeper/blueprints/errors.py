@@ -10,6 +10,7 @@ from urllib.parse import quote
 
 from flask import Flask, Response, flash, jsonify, redirect, render_template, request, url_for
 from flask_babel import gettext
+from flask_babel import lazy_gettext as _l
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
@@ -28,6 +29,32 @@ from scorekeeper.rules.base import ImplausibleHandError, InvalidInputError
 from scorekeeper.tournament.rounds import RoundStateError
 from scorekeeper.tournament.setup import FrozenError
 from scorekeeper.tournament.tables import table_info
+
+#: Plain words for HTTP errors raised without a description of their own (an unknown
+#: address, a refused page): Werkzeug's default text is English and technical, and says
+#: nothing about what to do next.
+PLAIN_WORDS = {
+    400: _l(
+        "The request was incomplete, so nothing was saved. Go back, reload the page and "
+        "enter it again."
+    ),
+    403: _l(
+        "This page is open only on the laptop that serves Scorekeeper, or after entering "
+        "the installation's PIN."
+    ),
+    404: _l("There is no such page. Check the address, or start again from the evenings."),
+    405: _l("This address cannot be used this way. Go back and use the buttons on the page."),
+}
+
+
+def plain_words(error: HTTPException) -> str:
+    """What the error says to the person at the table, in their language."""
+    if error.description != type(error).description:  # given where it was raised
+        return str(error.description)
+    default = PLAIN_WORDS.get(error.code or 500)
+    if default is not None:
+        return str(default)
+    return gettext("This request could not be served (error %(code)s).", code=error.code)
 
 
 def wants_json() -> bool:
@@ -160,9 +187,10 @@ def register(app: Flask) -> None:
     def http_error(error: HTTPException) -> Response | tuple[str, int]:
         db.session.rollback()
         status = error.code or 500
+        message = plain_words(error)
         if wants_json():
-            return json_error(status, "request", error.description or error.name)
-        return render_template("errors/error.html", error=error), status
+            return json_error(status, "request", message)
+        return render_template("errors/error.html", status=status, message=message), status
 
     @app.errorhandler(Exception)
     def unexpected(error: Exception) -> Response | tuple[str, int]:

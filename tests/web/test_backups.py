@@ -212,6 +212,8 @@ def test_a_tablet_needs_the_pin_for_backups_and_players(app: Flask, path: str) -
     tablet = app.test_client()
     tablet.environ_base["REMOTE_ADDR"] = "192.168.1.30"
     assert status(tablet, path) == 403
+    refused = tablet.get(path, headers=EN).text
+    assert "open only on the laptop that serves Scorekeeper, or after entering" in refused
     assert status(app.test_client(), path) == 200  # the laptop itself
     app.config["ACCESS_PIN"] = "4711"
     assert tablet.post("/api/v1/unlock", json={"pin": "4711"}).status_code == 200

@@ -359,9 +359,27 @@ def test_language_switch_is_remembered(client: FlaskClient) -> None:
 
 
 def test_unknown_page_is_a_friendly_404(client: FlaskClient) -> None:
-    response = client.get("/evenings/77")
+    response = client.get("/evenings/77", headers={"Accept-Language": "de-CH"})
     assert response.status_code == 404
     assert "<html" in response.text
+    assert "Diese Seite gibt es nicht. Prüfen Sie die Adresse" in response.text
+    english = client.get("/no/such/page", headers=EN)
+    assert english.status_code == 404
+    assert "There is no such page. Check the address" in english.text
+    assert "requested URL" not in english.text  # the server's own English is not shown
+
+
+def test_errors_without_words_of_their_own_get_plain_ones(client: FlaskClient) -> None:
+    wrong_method = client.delete("/", headers=EN)
+    assert wrong_method.status_code == 405
+    assert "use the buttons on the page" in wrong_method.text
+    api = client.get("/api/v1/no-such-thing", headers=EN)
+    assert api.status_code == 404
+    page_gone = "There is no such page. Check the address, or start again from the evenings."
+    assert api.json == {"errors": {"request": [page_gone]}}
+    # A refusal that says what is missing keeps its own words.
+    evening = client.get("/api/v1/evenings/999", headers=EN)
+    assert evening.json == {"errors": {"request": ["There is no evening 999."]}}
 
 
 def test_home_lists_open_evenings_first_and_closed_ones_below(
