@@ -30,7 +30,7 @@ from scorekeeper.rules.base import UnknownVariantError
 TROGGEN = table_plan("troggen")
 DOPPEN = table_plan("doppen")
 PLANS = {"troggen": TROGGEN, "doppen": DOPPEN, "troggu": table_plan("troggu")}
-PROPERTY = settings(max_examples=80, deadline=None)
+PROPERTY = settings(max_examples=80)
 
 
 def random_draw(players: range, history: list[Draw], seed: int, plan: TablePlan) -> Draw:

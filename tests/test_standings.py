@@ -25,7 +25,7 @@ from scorekeeper.standings import (
     standings,
 )
 
-PROPERTY = settings(max_examples=150, deadline=None)
+PROPERTY = settings(max_examples=150)
 
 
 def places(rows: tuple[Standing, ...]) -> list[tuple[int, int]]:

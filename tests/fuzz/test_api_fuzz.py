@@ -41,7 +41,6 @@ def examples_for(endpoint: str) -> int:
 
 
 FUZZ_SETTINGS = settings(
-    deadline=None,
     suppress_health_check=[
         HealthCheck.too_slow,
         HealthCheck.data_too_large,

@@ -53,7 +53,6 @@ EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "15"))
 #: Checking a password takes a moment: the login gets fewer requests.
 SLOW = {"tournaments.login"}
 FUZZ_SETTINGS = settings(
-    deadline=None,
     suppress_health_check=[
         HealthCheck.too_slow,
         HealthCheck.data_too_large,

@@ -55,7 +55,6 @@ PRECISE = {
     ("/api/v1/tournaments/{tournament_id}/rounds/{number}/swap", "POST"),
 }
 SCHEMA_SETTINGS = settings(
-    deadline=None,
     max_examples=EXAMPLES,
     suppress_health_check=[
         HealthCheck.too_slow,

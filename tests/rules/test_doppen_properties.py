@@ -34,7 +34,7 @@ GF = {"dreier": 1, "unterer": 2, "zweier": 2, "einer": 3, "solo": 4}
 PF = {"dreier": 1, "unterer": 1, "zweier": 2, "einer": 3, "solo": 4}
 
 Facts = dict[str, Any]
-PROPERTY = settings(max_examples=150, deadline=None)
+PROPERTY = settings(max_examples=150)
 
 
 @dataclass(frozen=True)

@@ -41,7 +41,7 @@ BIDS = [c for c in Contract if c is not Contract.MISERE]
 WON_LAST_TRICK = (LastTrick.PAGAT_WON, LastTrick.KING_WON)
 
 Facts = dict[str, Any]
-PROPERTY = settings(max_examples=150, deadline=None)
+PROPERTY = settings(max_examples=150)
 
 
 @dataclass(frozen=True)

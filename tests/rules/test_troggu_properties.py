@@ -40,7 +40,7 @@ TAPP = {3: 8, 4: 10, 5: 7, 6: 8, 7: 6, 8: 6}
 EDGES = (0, 1, 20, 21, 30, 31, 32, 56, 57, 58, 82, 83, 84, 93, 94, 113)
 
 Facts = dict[str, Any]
-PROPERTY = settings(max_examples=150, deadline=None)
+PROPERTY = settings(max_examples=150)
 
 
 @dataclass(frozen=True)
