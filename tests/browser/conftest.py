@@ -135,7 +135,9 @@ def open_page(browser: Browser, live_server: LiveServer) -> Iterator[OpenPage]:
             has_touch=True,
             java_script_enabled=javascript,
         )
-        context.set_default_timeout(5_000)
+        # Generous: a busy two-core machine runs the browser, the server and the tests at
+        # once. A missing element still fails, only later.
+        context.set_default_timeout(15_000)
         contexts.append(context)
         return context.new_page()
 
