@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import date, datetime
 from functools import cached_property
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import ColumnElement, Connection, Select, and_, bindparam, func, select, true
 
@@ -31,13 +31,26 @@ SEATING = Seating.__table__
 SEAT = Seat.__table__
 PLAYER = Player.__table__
 
-#: What every write to an evening's facts changes: its settings version and when they were
-#: last changed (correcting, closing and anonymising bump both), how many seatings and
-#: hands it has, the sum of its hands' versions and when a hand was last written. Seatings
-#: and hands are never deleted and versions only grow, so an equal stamp read later means
-#: that nothing was written to the evening in between; the times also tell apart two
-#: different writes that would leave the same counts (one rolled back, one kept).
-Stamp = tuple[int, datetime, int, int, int, datetime | None]
+
+class Stamp(NamedTuple):
+    """What every write to an evening's facts changes.
+
+    Seatings and hands are never deleted and versions only grow, so an equal stamp read
+    later means that nothing was written to the evening in between; the times also tell
+    apart two different writes that would leave the same counts (one rolled back, one
+    kept). The order is the order of the columns that ``HEAD`` and ``NEWS`` read.
+    """
+
+    #: The settings' version and when they were last changed (correcting, closing and
+    #: anonymising bump both).
+    version: int
+    updated_at: datetime
+    seatings: int
+    hands: int
+    #: The sum of the hands' versions.
+    versions: int
+    #: When a hand was last written; None before the first hand.
+    touched: datetime | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,7 +95,7 @@ class EveningFacts:
     @cached_property
     def stamp(self) -> Stamp:
         """The stamp of these facts, as ``Head.stamp`` reads it from the database."""
-        return (
+        return Stamp(
             self.version,
             self.updated_at,
             len(self.seatings),
@@ -108,12 +121,14 @@ class EveningFacts:
         one when it is known, without going through every hand again."""
         added = replace(self, hands=self.hands + hands)
         if "stamp" in self.__dict__:  # worked out already (``cached_property``)
-            version, updated, seatings, count, versions, touched = self.stamp
+            stamp = self.stamp
+            versions, touched = stamp.versions, stamp.touched
             for hand in hands:
-                count += 1
                 versions += hand.version
                 touched = hand.updated_at if touched is None else max(touched, hand.updated_at)
-            added.__dict__["stamp"] = (version, updated, seatings, count, versions, touched)
+            added.__dict__["stamp"] = stamp._replace(
+                hands=stamp.hands + len(hands), versions=versions, touched=touched
+            )
         return added
 
 
@@ -209,14 +224,13 @@ def unchanged(*columns: Any) -> Select[Any]:
 
 def stamp_params(stamp: Stamp) -> dict[str, Any]:
     """``stamp`` as the parameters of ``unchanged``."""
-    version, updated, seatings, hands, versions, touched = stamp
     return {
-        "stamp_version": version,
-        "stamp_updated": updated,
-        "stamp_seatings": seatings,
-        "stamp_hands": hands,
-        "stamp_versions": versions,
-        "stamp_touched": touched,
+        "stamp_version": stamp.version,
+        "stamp_updated": stamp.updated_at,
+        "stamp_seatings": stamp.seatings,
+        "stamp_hands": stamp.hands,
+        "stamp_versions": stamp.versions,
+        "stamp_touched": stamp.touched,
     }
 
 
@@ -303,8 +317,9 @@ def read_news(
     rows = query.rows(connection, {"evening": evening_id, "after": after})
     if not rows:
         return None
-    stamp: Stamp = tuple(rows[0][:6])  # type: ignore[assignment]
-    hands = tuple(HandFact(*row[6:]) for row in rows if row[6] is not None)
+    width = len(Stamp._fields)
+    stamp = Stamp(*rows[0][:width])
+    hands = tuple(HandFact(*row[width:]) for row in rows if row[width] is not None)
     return News(stamp, hands)
 
 
@@ -315,7 +330,7 @@ def read_head(connection: Connection, evening_id: int) -> Head | None:
         return None
     *columns, seatings, hands, versions, touched = row
     evening = dict(zip(EVENING.c.keys(), columns, strict=True))
-    stamp = (evening["version"], evening["updated_at"], seatings, hands, versions, touched)
+    stamp = Stamp(evening["version"], evening["updated_at"], seatings, hands, versions, touched)
     return Head(evening, stamp)
 
 

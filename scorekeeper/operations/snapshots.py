@@ -106,12 +106,14 @@ def build(facts: EveningFacts, ledger: ledger_mod.Ledger) -> EveningView:
 def only_added(before: EveningFacts, news: News) -> bool:
     """Whether the evening changed since ``before`` only by new hands at their first
     version: settings and seatings the same, and the sum of versions grown by the count."""
-    version, updated, seatings, hands, versions, _ = news.stamp
-    added = hands - len(before.hands)
+    now, then = news.stamp, before.stamp
+    added = now.hands - len(before.hands)
     return (
-        (version, updated, seatings) == before.stamp[:3]
+        now.version == then.version
+        and now.updated_at == then.updated_at
+        and now.seatings == then.seatings
         and added > 0
-        and versions - before.stamp[4] == added
+        and now.versions - then.versions == added
     )
 
 
