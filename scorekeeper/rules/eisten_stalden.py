@@ -42,6 +42,9 @@ from scorekeeper.rules.parsing import find_player, read_choice, read_int, reject
 from scorekeeper.rules.troggu_scoring import TIE, TO_WIN, TOTAL_POINTS
 from scorekeeper.rules.variant import Options, Variant
 
+#: Table sizes at which the dealer always plays on the declaring side (troggu §3, "Teams":
+#: at 4 he calls a king, at 6 he plays with the holders of XXI and I).
+DEALER_DECLARES = (4, 6)
 #: How many players the declaring side may have, per table size (troggu §3).
 TEAM_SIZES: dict[int, tuple[int, ...]] = {
     3: (1,),
@@ -314,6 +317,15 @@ def read_team(value: object, table: Table, errors: ErrorCollector) -> tuple[str,
                 n=table.size,
                 sizes=size_text(sizes),
                 count=len(members),
+            ),
+        )
+    if members and table.size in DEALER_DECLARES and table.dealer not in members:
+        errors.add(
+            "team",
+            msg(
+                "At {n} players the dealer, {dealer}, always plays on the declaring side.",
+                n=table.size,
+                dealer=table.dealer,
             ),
         )
     return tuple(p for p in table.players if p in members)

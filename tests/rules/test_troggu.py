@@ -921,10 +921,10 @@ def test_leaders(tally: dict[str, int], expected: tuple[str, ...]) -> None:
 
 
 def test_leaders_of_an_evening_with_a_tie() -> None:
-    """Two hands won by different teams: a shared Tagessieger, in playing order."""
-    hands = [team(["Anna", "Beat"], 80), team(["Carla", "Dani"], 20)]
+    """Hands won by different sides: a shared Tagessieger, in playing order."""
+    hands = [team(["Anna", "Beat"], 80), team(["Beat", "Carla"], 20), team(["Beat", "Carla"], 80)]
     ledger = play(EISTEN_STALDEN, seats(4), hands)
-    assert ledger.tally == {"Anna": 2, "Beat": 2, "Carla": 0, "Dani": 0}
+    assert ledger.tally == {"Anna": 2, "Beat": 2, "Carla": 1, "Dani": 1}
     assert leaders(ledger.tally) == ("Anna", "Beat")
 
 
@@ -945,6 +945,18 @@ TEAM_REFUSED = [
         4, team(["Anna", "anna"], 60), "Anna is given more than once.", id="same-player-twice"
     ),
     pytest.param(4, team([], 60), "Choose the players of the declaring side.", id="empty"),
+    pytest.param(
+        4,
+        team(["Anna", "Beat"], 60),
+        "At 4 players the dealer, Dani, always plays on the declaring side.",
+        id="4p-without-the-dealer",
+    ),
+    pytest.param(
+        6,
+        team(["Anna", "Beat", "Carla"], 60),
+        "At 6 players the dealer, Fritz, always plays on the declaring side.",
+        id="6p-without-the-dealer",
+    ),
     pytest.param(
         4,
         {"contract": "team", "team": "Anna", "points": 60},
@@ -1070,7 +1082,8 @@ def test_suggest_team(
     """The form's suggestion follows the team rule for the table size, in playing order."""
     team_members = suggested(n, dealer, **holders)
     assert team_members == expected
-    assert isinstance(parse(EISTEN_STALDEN, seats(n), team(team_members, 60)), TeamHand)
+    table = Table(seats(n), dealer)
+    assert isinstance(EISTEN_STALDEN.parse_hand(team(team_members, 60), table, {}), TeamHand)
 
 
 @pytest.mark.parametrize("n", range(3, 9))

@@ -20,7 +20,13 @@ from hypothesis import strategies as st
 
 from scorekeeper.ledger import HandRecord, Ledger, replay
 from scorekeeper.rules.base import Table
-from scorekeeper.rules.eisten_stalden import EISTEN_STALDEN, TEAM_SIZES, TeamHand, leaders
+from scorekeeper.rules.eisten_stalden import (
+    DEALER_DECLARES,
+    EISTEN_STALDEN,
+    TEAM_SIZES,
+    TeamHand,
+    leaders,
+)
 from scorekeeper.rules.options import parse_options
 from scorekeeper.rules.troggu import MONEY_VARIANTS, Troggu
 from scorekeeper.rules.troggu_scoring import Contract, GameHand, MisereHand
@@ -112,6 +118,8 @@ def team_facts(draw: st.DrawFn, table: Table) -> Facts:
     """An Eisten-Stalden hand: a declaring side of a size the rules give, and its points."""
     size = draw(st.sampled_from(TEAM_SIZES[table.size]))
     members = draw(st.permutations(table.players))[:size]
+    if table.size in DEALER_DECLARES and table.dealer not in members:
+        members[-1] = table.dealer
     points = draw(st.integers(0, 114) | st.sampled_from(EDGES))
     return {"contract": "team", "team": members, "points": points}
 
