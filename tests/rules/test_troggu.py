@@ -231,7 +231,7 @@ SCALE = [
     (30, 2, 2, 1, 1),
     (21, 2, 2, 1, 1),
     (20, 2, 2, 2, 1),
-    (12, 2, 2, 2, 1),
+    (14, 2, 2, 2, 1),
 ]
 REGION_ORDER = (TROGGU_VISP, TROGGU_ST_NIKLAUS, TROGGU_GRAECHEN, TROGGU_FLAT)
 
@@ -310,7 +310,7 @@ def test_all_tricks_label() -> None:
     ("contract", "points", "sign"),
     [
         pytest.param("normal", 60, 1, id="§2b-normal-won"),
-        pytest.param("normal", 2, -1, id="§2b-normal-lost-low"),
+        pytest.param("normal", 20, -1, id="§2b-normal-lost-low"),
         pytest.param("solo", 100, 1, id="§2b-solo-won-same-as-normal"),
         pytest.param("solo", 56, -1, id="§2b-solo-lost"),
     ],
@@ -688,6 +688,31 @@ GAME_REFUSED = [
     pytest.param(
         TROGGU_VISP,
         4,
+        game("normal", "Anna", 13),
+        "points",
+        "took a trick has at least 14 points: the 10 cards of the Tapp or the discard and a "
+        "trick of 4 cards",
+        id="a-trick-and-the-discard-below-their-least",
+    ),
+    pytest.param(
+        TROGGU_GRAECHEN,
+        5,
+        game("solo", "Anna", 3),
+        "points",
+        "at least 12 points",
+        id="solo-below-the-tapp-and-a-trick",
+    ),
+    pytest.param(
+        TROGGU_VISP,
+        4,
+        game("normal", "Anna", 111),
+        "points",
+        "lost a trick has at most 110 points",
+        id="opponents-trick-leaves-at-most",
+    ),
+    pytest.param(
+        TROGGU_VISP,
+        4,
         game("normal", "Anna", 60, all_tricks="everyone"),
         "all_tricks",
         "Choose one of: declarer, opponents.",
@@ -758,6 +783,20 @@ def test_refused(variant: Variant, n: int, raw: Facts, field: str, text: str) ->
     errors = refused(variant, seats(n), raw)
     assert field in errors, errors
     assert any(text in m for m in errors[field]), errors
+
+
+@pytest.mark.parametrize(
+    ("n", "least", "most"),
+    [(3, 11, 111), (4, 10, 110), (5, 12, 109), (6, 14, 108), (7, 13, 107), (8, 14, 106)],
+)
+def test_a_trick_each_bounds_the_points(n: int, least: int, most: int) -> None:
+    """Without "every trick", each side took at least one trick: the declaring side has the
+    Tapp's or discard's cards and a trick, the opponents a trick, 1 point a card at least."""
+    variant = TROGGU_GRAECHEN  # every table size from 3 to 8; a Tapp of 6 at four
+    for points in (least, most):
+        assert last(variant, seats(n), game("solo", "Anna", points)).deltas["Anna"] != 0
+    for points in (least - 1, most + 1):
+        assert "points" in refused(variant, seats(n), game("solo", "Anna", points))
 
 
 def test_every_problem_is_named_at_once() -> None:

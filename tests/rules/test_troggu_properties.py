@@ -79,7 +79,10 @@ def game_facts(draw: st.DrawFn, variant: Variant, table: Table) -> Facts:
         cards = tapp_cards(variant, table.size)
         facts |= {"points": draw(st.integers(cards, 5 * cards)), "all_tricks": "opponents"}
     else:
-        facts["points"] = draw(st.integers(0, 113) | st.sampled_from(EDGES))
+        # Each side took a trick, a card from everyone; the declaring side also keeps the Tapp.
+        low, high = tapp_cards(variant, table.size) + table.size, 114 - table.size
+        edges = [p for p in EDGES if low <= p <= high]
+        facts["points"] = draw(st.integers(low, high) | st.sampled_from([low, high, *edges]))
         if draw(st.booleans()):
             facts["all_tricks"] = None
     return facts
