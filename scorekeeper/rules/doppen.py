@@ -35,6 +35,7 @@ from typing import Any
 
 from scorekeeper.rules.base import (
     KASSE,
+    HandInput,
     HandScore,
     Message,
     ScoreLine,
@@ -235,6 +236,25 @@ class Doppen(Variant):
     ) -> GameHand | PassHand:
         """Validate a hand's facts (api.md's Doppen body); every problem is named at once."""
         return parse_doppen_hand(raw, table)
+
+    def warnings(
+        self, hand: HandInput, table: Table, options: Options
+    ) -> dict[str, tuple[Message, ...]]:
+        """More doublings than a table plays: confirmed, since each one doubles the amount
+        (§4 sets no limit, but a 12 typed for a 2 would cost the table a thousandfold)."""
+        if not isinstance(hand, GameHand):
+            return {}
+        return {
+            f"kontra.{key}": (
+                msg(
+                    "{count} doublings multiply this by {factor}. Please check: Kontra is 1, "
+                    "Re 2, Subkontra 3.",
+                    count=count,
+                    factor=2**count,
+                ),
+            )
+            for key, count in hand.kontra.unusual().items()
+        }
 
     def kasse_view(self, state: Any) -> Kasse:
         """The Kasse in ``state``: ``contents`` and ``owed()`` in cents, and the notes.

@@ -67,8 +67,13 @@ PREMIUM_FACTOR = {
     Contract.SOLO: 4,
 }
 TOTAL_POINTS = 70
-#: Kontra, Re, Subkontra...: the seed sets no limit; beyond ten (1024 times) is a typing error.
-MAX_DOUBLINGS = 10
+#: Kontra, Re, Subkontra...: the seed sets no limit, so more doublings than a table plays
+#: in practice are asked to be confirmed (a typing error would multiply the hand by
+#: thousands), not refused.
+USUAL_DOUBLINGS = 10
+#: Where the count stops being a count of doublings said at a table: a factor of 2^64 is
+#: far beyond any evening, and the bound keeps the amounts a reasonable size to compute.
+MAX_DOUBLINGS = 64
 KONTRA_KEYS = ("game", "valat", "pagat", "uhu")
 ANNOUNCED_KEYS = ("pagat", "uhu", "valat")
 PLAYED_KEYS = ("player", "result")
@@ -105,6 +110,11 @@ class Kontra:
     def to_json(self) -> dict[str, int]:
         """The counts per component."""
         return {k: getattr(self, k) for k in KONTRA_KEYS}
+
+    def unusual(self) -> dict[str, int]:
+        """The components doubled more often than tables do, by their count."""
+        counts = self.to_json()
+        return {k: n for k, n in counts.items() if n > USUAL_DOUBLINGS}
 
 
 @dataclass(frozen=True, slots=True)

@@ -325,11 +325,30 @@ def test_game_value(contract: str, points: int, r: int) -> None:
     assert result.deltas == per_opponent(result, "Bert", r)
 
 
-@pytest.mark.parametrize(("doublings", "factor"), [(0, 1), (1, 2), (2, 4), (3, 8), (10, 1024)])
+@pytest.mark.parametrize(
+    ("doublings", "factor"), [(0, 1), (1, 2), (2, 4), (3, 8), (10, 1024), (11, 2048), (64, 2**64)]
+)
 def test_game_doublings(doublings: int, factor: int) -> None:
-    """Kontra doubles, Re quadruples, Subkontra 8 times..., up to the typed maximum (§6)."""
+    """Kontra doubles, Re quadruples, Subkontra 8 times..., with no limit (§4, §6)."""
     result = last(THREE, [game("dreier", "Bert", 41, kontra={"game": doublings})])
     assert result.deltas["Anne"] == -16 * factor
+
+
+@pytest.mark.parametrize("key", ["game", "pagat"])
+def test_more_doublings_than_tables_play_are_confirmed(key: str) -> None:
+    """Up to ten doublings pass as they are; more are possible but asked to be confirmed."""
+    table = Table(THREE, "Clara")
+    usual = game("dreier", "Anne", 41, kontra={key: 10}, announced={"pagat": "Anne"})
+    hand = DOPPEN.parse_hand(usual, table, options())
+    assert DOPPEN.warnings(hand, table, options()) == {}
+    many = game("dreier", "Anne", 41, kontra={key: 12}, announced={"pagat": "Anne"})
+    hand = DOPPEN.parse_hand(many, table, options())
+    warnings = DOPPEN.warnings(hand, table, options())
+    assert {k: [m.render() for m in v] for k, v in warnings.items()} == {
+        f"kontra.{key}": [
+            "12 doublings multiply this by 4096. Please check: Kontra is 1, Re 2, Subkontra 3."
+        ]
+    }
 
 
 # -- §5 Valat ---------------------------------------------------------------------------
@@ -709,9 +728,9 @@ BAD = [
         id="kontra-game-beside-announced-valat",
     ),
     pytest.param(
-        game("dreier", "Anne", 41, kontra={"game": 11}),
+        game("dreier", "Anne", 41, kontra={"game": 65}),
         "kontra.game",
-        "between 0 and 10",
+        "between 0 and 64",
         id="kontra-too-many",
     ),
     pytest.param(

@@ -164,3 +164,24 @@ def test_a_kasse_base_of_odd_cents_is_refused(client: FlaskClient) -> None:
     response = client.post("/api/v1/evenings", json=body)
     assert response.status_code == 422
     assert "options.kasse_base" in response.json["errors"]
+
+
+def test_more_doublings_than_tables_play_are_saved_once_confirmed(client: FlaskClient) -> None:
+    evening = doppen(client, THREE)
+    body = {"contract": "dreier", "soloist": "Anne", "points": 41, "kontra": {"game": 12}}
+    asked = client.post(f"/api/v1/evenings/{evening}/hands", json=body, headers=EN)
+    assert asked.status_code == 422
+    assert asked.json["warnings"] == {
+        "kontra.game": [
+            "12 doublings multiply this by 4096. Please check: Kontra is 1, Re 2, Subkontra 3."
+        ]
+    }
+    assert client.get(f"/api/v1/evenings/{evening}").json["hands"] == []
+    confirmed = {**body, "confirm": True}
+    saved = client.post(f"/api/v1/evenings/{evening}/hands", json=confirmed, headers=EN)
+    assert saved.status_code == 201, saved.json
+    assert saved.json["hand"]["deltas"] == {
+        "Anne": 16 * 4096 * 2,
+        "Bert": -16 * 4096,
+        "Clara": -16 * 4096,
+    }
