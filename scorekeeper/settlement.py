@@ -7,8 +7,8 @@ happens only here, with written, deterministic rules:
   zero to whole coins, then the coins still missing go, one each, to the amounts with the
   largest cut-off remainder on the side that lost by cutting (ties in ``order``).
 * **Transfers** are the fewest payments: the parties are split into as many groups summing
-  to zero as possible (exact search over subsets up to 12 parties, greedy beyond), and
-  inside each group the largest debtor pays the largest creditor.
+  to zero as possible (exact search over subsets up to 12 players and the pot, greedy
+  beyond), and inside each group the largest debtor pays the largest creditor.
 * **Pairwise** amounts follow every transfer between two players directly; money that went
   through a common account is owed by each person who put it in, in proportion to what they
   put in since it was last emptied. Each pair is rounded to the nearest coin, then the
@@ -35,8 +35,9 @@ from scorekeeper.rules.base import ScoreLine, Table
 from scorekeeper.rules.options import to_fraction
 from scorekeeper.rules.variant import Options, Variant
 
-#: Exact search for the fewest transfers is used up to this many parties.
-EXACT_TRANSFER_LIMIT = 12
+#: Exact search for the fewest transfers is used up to this many parties: twelve players
+#: (settlement.md) and the pot or the Kasse beside them. 13 parties take about 20 ms.
+EXACT_TRANSFER_LIMIT = 13
 
 
 @dataclass(frozen=True, slots=True)

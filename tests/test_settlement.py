@@ -16,6 +16,7 @@ from scorekeeper.rules.troggen import TROGGEN
 from scorekeeper.settlement import (
     EXACT_TRANSFER_LIMIT,
     Payment,
+    _greedy,
     fewest_transfers,
     pairwise_exact,
     party_order,
@@ -169,7 +170,7 @@ def test_fewest_transfers_ignore_dict_order() -> None:
 
 
 def test_more_parties_than_the_exact_limit_still_settle() -> None:
-    """Beyond 12 parties the greedy path is used: still exact, at most n - 1 payments."""
+    """Beyond the limit the greedy path is used: still exact, at most n - 1 payments."""
     parties = [f"P{i:02}" for i in range(15)]
     amounts = [70, -30, 25, -45, 15, 5, -5, 40, -60, 10, -10, 35, -20, -15, -15]
     net = dict(zip(parties, amounts, strict=True))
@@ -183,13 +184,17 @@ def test_more_parties_than_the_exact_limit_still_settle() -> None:
 
 
 def test_exact_search_at_the_limit() -> None:
-    """Twelve parties in six pairs: the exact search finds the six payments."""
-    parties = [f"P{i:02}" for i in range(EXACT_TRANSFER_LIMIT)]
-    amounts = [10 * (i // 2 + 1) * (-1) ** i for i in range(EXACT_TRANSFER_LIMIT)]
+    """Twelve players and a carried pot: the exact search still finds the fewest payments
+    (40 and -40, then 30 and the pot's 20 against -50, then four pairs: seven), where
+    paying the largest debtor to the largest creditor takes eight."""
+    parties = [f"P{i:02}" for i in range(12)] + ["pot"]
+    amounts = [40, 30, -50, -40, 5, -5, 6, -6, 7, -7, 8, -8, 20]
+    assert len(parties) == EXACT_TRANSFER_LIMIT
     net = dict(zip(parties, amounts, strict=True))
-    payments = fewest_transfers(net, list(reversed(parties)))
-    assert len(payments) == EXACT_TRANSFER_LIMIT // 2
+    payments = fewest_transfers(net, parties)
+    assert len(payments) == 7
     assert balance_of(payments) == nonzero(net)
+    assert len(_greedy(parties, net)) == 8  # what the search saves
 
 
 # -- round_pairwise ---------------------------------------------------------------------
