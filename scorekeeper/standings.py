@@ -14,7 +14,9 @@ correction to a closed table shows at once.
 * **Bye**: a player who sits out a round scores that round's average (the mean of every
   seated player's score in it) and plays no hands.
 * **Ties**: by the better best round, then by fewer hands played; players equal on all
-  three share the place.
+  three share the place. For the hands, a bye counts the round's average number of hands
+  per seated player, as it counts the round's average result: sitting out must not win a
+  tie. A player with no round yet comes after those who played to the same total.
 """
 
 from __future__ import annotations
@@ -51,6 +53,9 @@ class RoundScore:
     #: What counts for the standings: the result, or the rank points.
     score: Fraction
     hands: int
+    #: The hands the round counts for in the tie break: those played, or for a bye the
+    #: round's average per seated player.
+    hands_counted: Fraction
 
     @property
     def bye(self) -> bool:
@@ -74,6 +79,11 @@ class Standing:
     def best_round(self) -> Fraction | None:
         """The best single round's score, the first tie break."""
         return max((r.score for r in self.rounds), default=None)
+
+    @property
+    def hands_counted(self) -> Fraction:
+        """The hands that break a tie: those played, a bye counting the round's average."""
+        return sum((r.hands_counted for r in self.rounds), Fraction(0))
 
     @property
     def per_hand(self) -> Fraction | None:
@@ -141,7 +151,12 @@ def standings(
         )
         for number, result in table.results.items():
             score = RoundScore(
-                table.round, table.table, Fraction(result), counted[number], table.hands
+                table.round,
+                table.table,
+                Fraction(result),
+                counted[number],
+                table.hands,
+                Fraction(table.hands),
             )
             scores.setdefault(number, []).append(score)
             by_round.setdefault(table.round, []).append(score)
@@ -151,9 +166,10 @@ def standings(
             continue
         average = sum((s.result for s in seated), Fraction(0)) / len(seated)
         average_score = sum((s.score for s in seated), Fraction(0)) / len(seated)
+        average_hands = Fraction(sum(s.hands for s in seated), len(seated))
         for number in sitting_out:
             scores.setdefault(number, []).append(
-                RoundScore(round_number, None, average, average_score, 0)
+                RoundScore(round_number, None, average, average_score, 0, average_hands)
             )
     lines = []
     for number, rounds in scores.items():
@@ -181,7 +197,12 @@ def standings(
     return tuple(placed)
 
 
-def _rank_key(line: Standing) -> tuple[Fraction, Fraction, int]:
-    """Higher total first, then the better best round, then fewer hands."""
+def _rank_key(line: Standing) -> tuple[Fraction, bool, Fraction, Fraction]:
+    """Higher total first, then having played, the better best round, then fewer hands."""
     best = line.best_round
-    return (-line.total, -best if best is not None else Fraction(0), line.hands)
+    return (
+        -line.total,
+        best is None,
+        -best if best is not None else Fraction(0),
+        line.hands_counted,
+    )

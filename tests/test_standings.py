@@ -118,9 +118,9 @@ def test_sum_of_two_rounds_with_a_bye_each() -> None:
     assert lines[2].per_hand == F(13, 16)
     assert lines[5].per_hand == F(-9, 8)
     bye = lines[5].rounds[0]
-    assert bye == RoundScore(1, None, F(1, 2), F(1, 2), 0)
+    assert bye == RoundScore(1, None, F(1, 2), F(1, 2), 0, F(8))  # counts 8 hands in a tie
     assert bye.bye
-    assert lines[1].rounds[1] == RoundScore(2, None, F(0), F(0), 0)
+    assert lines[1].rounds[1] == RoundScore(2, None, F(0), F(0), 0, F(8))
     assert lines[1].best_round == 12
     assert lines[5].best_round == F(1, 2)
 
@@ -166,6 +166,29 @@ def test_a_player_without_rounds_is_listed_with_nothing() -> None:
         None,
     )
     assert places(rows) == [(1, 1), (2, 2), (3, 9), (4, 3), (5, 4)]
+
+
+def test_a_bye_does_not_win_the_tie_on_fewer_hands() -> None:
+    """Seven players, a table of six per round, every result 0: 7 sits out round 1, 6 round
+    2. A bye counts the round's 12 hands, so all seven tie and share the first place."""
+    rows = standings(
+        range(1, 8),
+        [
+            TableResult(1, 1, dict.fromkeys(range(1, 7), 0), 12),
+            TableResult(2, 1, dict.fromkeys([1, 2, 3, 4, 5, 7], 0), 12),
+        ],
+        {1: [7], 2: [6]},
+    )
+    assert {row.place for row in rows} == {1}
+    lines = by_number(rows)
+    assert (lines[7].hands, lines[7].hands_counted) == (12, 24)  # 12 played, 12 for the bye
+    assert lines[1].hands_counted == 24
+
+
+def test_a_player_without_rounds_comes_after_those_who_played_to_the_same_total() -> None:
+    """A late arrival at 0 is not ahead of players who played to 0."""
+    rows = standings([9, 1, 2], [TableResult(1, 1, {1: 0, 2: 0}, 4)], {})
+    assert places(rows) == [(1, 1), (1, 2), (3, 9)]
 
 
 def test_a_bye_in_a_round_nobody_played_scores_nothing() -> None:
@@ -214,7 +237,7 @@ def test_rank_scoring_with_ties_and_a_bye() -> None:
     }
     # The native results are kept beside the points.
     assert {n: line.result for n, line in lines.items()} == {1: -4, 2: 6, 3: 18, 4: -7, 5: -13}
-    assert lines[5].rounds[0] == RoundScore(1, None, F(0), F(30), 0)
+    assert lines[5].rounds[0] == RoundScore(1, None, F(0), F(30), 0, F(8))
     assert lines[2].best_round == 50
 
 
@@ -252,10 +275,18 @@ def tournaments(
     return players, tables, byes
 
 
-def key(line: Standing) -> tuple[F, F, int]:
-    """The documented order: higher total, better best round, fewer hands."""
+def key(line: Standing, tables: list[TableResult]) -> tuple[F, bool, F, F]:
+    """The documented order: higher total, having played, better best round, fewer hands
+    (a bye counting the round's average hands per seated player)."""
     best = line.best_round if line.best_round is not None else F(0)
-    return (-line.total, -best, line.hands)
+    hands = F(0)
+    for r in line.rounds:
+        if r.bye:
+            seated = [t for t in tables if t.round == r.round for _ in t.results]
+            hands += F(sum(t.hands for t in seated), len(seated))
+        else:
+            hands += r.hands
+    return (-line.total, line.best_round is None, -best, hands)
 
 
 @PROPERTY
@@ -284,12 +315,12 @@ def test_standings_follow_the_tie_break_key(
     assert sorted(row.number for row in rows) == players
     for index, row in enumerate(rows):
         # The place is one more than the number of lines strictly ahead.
-        assert row.place == 1 + sum(1 for other in rows if key(other) < key(row))
+        assert row.place == 1 + sum(1 for other in rows if key(other, tables) < key(row, tables))
         if index:
             before = rows[index - 1]
-            assert key(before) <= key(row)
-            assert (before.place == row.place) == (key(before) == key(row))
-            if key(before) == key(row):
+            assert key(before, tables) <= key(row, tables)
+            assert (before.place == row.place) == (key(before, tables) == key(row, tables))
+            if key(before, tables) == key(row, tables):
                 assert before.number < row.number
         assert row.total == sum((r.score for r in row.rounds), F(0))
         assert row.hands == sum(r.hands for r in row.rounds)
