@@ -278,6 +278,7 @@ def round_page(tournament_id: int, number: int) -> str:
         names=seat_names(tournament),
         form=SwapForm(),
         late=rounds_ops.unfinished(round_) if round_.started_at else [],
+        gone=[] if round_.started_at else rounds_ops.gone_since_draw(tournament, round_),
     )
 
 
@@ -323,7 +324,12 @@ def swap(tournament_id: int, number: int) -> Response | tuple[str, int]:
 def start(tournament_id: int, number: int) -> Response:
     """Start the round: the tables get their codes and can play."""
     tournament = load(tournament_id)
-    rounds_ops.start_round(tournament, load_round(tournament, number))
+    try:
+        rounds_ops.start_round(tournament, load_round(tournament, number))
+    except rounds_ops.RoundStateError as error:
+        db.session.rollback()
+        flash(text(error.message))
+        return redirect(_round_url(tournament, number), 303)
     db.session.commit()
     flash(gettext("Round %(n)s has started. Hand out the table cards.", n=number))
     return redirect(_round_url(tournament, number), 303)

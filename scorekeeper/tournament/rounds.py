@@ -177,9 +177,30 @@ def seat_names(tournament: Tournament) -> dict[int, str]:
     return names
 
 
+def gone_since_draw(tournament: Tournament, round_: Round) -> list[Entrant]:
+    """Entrants the round's draw seats who have since been checked out or dropped out:
+    the round cannot start with them at a table."""
+    drawable_now = {e.number for e in drawable(tournament, round_.number)}
+    seated = {n for seats in round_.drawn_tables for n in seats}
+    return [e for e in tournament.entrants if e.number in seated - drawable_now]
+
+
 def start_round(tournament: Tournament, round_: Round) -> Round:
-    """Start a drawn round: one evening per table, each with its code; the set-up freezes."""
+    """Start a drawn round: one evening per table, each with its code; the set-up freezes.
+
+    Refused while the draw seats someone who has left since: the table would wait for a
+    player who is gone, and the draw must be made again without them.
+    """
     _ensure_not_started(round_)
+    gone = gone_since_draw(tournament, round_)
+    if gone:
+        raise RoundStateError(
+            msg(
+                "{names} left after round {n} was drawn. Draw it again before starting it.",
+                names=", ".join(f"{e.number} {e.name}" for e in gone),
+                n=round_.number,
+            )
+        )
     names = seat_names(tournament)
     with force_locale(tournament.language):
         title = gettext("Round %(r)s, table %(t)s")

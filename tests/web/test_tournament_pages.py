@@ -232,6 +232,31 @@ def test_a_player_can_drop_out_and_come_back(client: FlaskClient) -> None:
     assert missing.status_code == 404
 
 
+@pytest.mark.parametrize("change", ["drop", "check_out"])
+def test_a_round_does_not_start_with_a_player_who_left_after_the_draw(
+    client: FlaskClient, change: str
+) -> None:
+    tournament = create_tournament(client)
+    register(client, tournament, NAMES[:8])
+    number = seated(draw(client, tournament)["tables"][0])[0]
+    name = NAMES[number - 1]
+    client.post(f"/tournaments/{tournament}/players/{number}", data={"change": change})
+    page = text(client.get(f"/tournaments/{tournament}/rounds/1", headers=EN))
+    assert f"Left since the draw: {name}. Draw again before starting the round." in page
+
+    refused = f"{number} {name} left after round 1 was drawn. Draw it again before starting it."
+    page = follow(client, client.post(f"/tournaments/{tournament}/rounds/1/start", headers=EN))
+    assert refused in page
+    api = client.post(f"/api/v1/tournaments/{tournament}/rounds/1/start", headers=EN)
+    assert (api.status_code, api.json) == (409, {"errors": {"round": [refused]}})
+    assert ok(client.get(f"/api/v1/tournaments/{tournament}/rounds/1"))["state"] == "drawn"
+
+    client.post(f"/tournaments/{tournament}/rounds/1/redraw")
+    assert "Left since the draw" not in text(client.get(f"/tournaments/{tournament}/rounds/1"))
+    tables = start(client, tournament, 1)["tables"]
+    assert number not in [n for table in tables for n in seated(table)]
+
+
 def test_an_impossible_swap_is_shown_beside_the_field(client: FlaskClient) -> None:
     tournament = create_tournament(client)
     register(client, tournament, NAMES[:8])
