@@ -16,8 +16,9 @@ stores, so a draw can be made again and checked. The rules:
   arrival joins the rotation with none, like everyone who has not sat out yet.
 * **Repeated pairs.** Tables are filled greedily in a seeded random order, each player
   joining the open table where they met the fewest players before; a bounded tabu search
-  then swaps players between tables to lower the number of earlier meetings. A pair that
-  met twice weighs twice.
+  then swaps players between tables to lower the number of pairs who met before (the
+  figure tournaments.md asks to minimise, and the one shown). Among draws with as few,
+  the one with fewer earlier meetings wins: a pair that met twice weighs twice.
 * **Seats.** The order inside a table is seeded random; it is the playing order, and the
   first seat deals first. Tables are numbered in the order of their sizes' preference.
 
@@ -255,15 +256,20 @@ def _choose_byes(
 
 
 def _meetings(seated: list[int], history: Sequence[Seating]) -> list[list[int]]:
-    """How often each two seated players (by index in ``seated``) shared a table before."""
+    """What seating each two seated players (by index in ``seated``) together again costs.
+
+    A pair who met before costs more than all earlier meetings together, so a draw with
+    fewer repeated pairs always weighs less; among those, each earlier meeting adds one.
+    """
     index = {p: i for i, p in enumerate(seated)}
-    weights = [[0] * len(seated) for _ in seated]
+    met = [[0] * len(seated) for _ in seated]
     for past in history:
         for table in past.tables:
             for x, y in combinations([index[p] for p in table if p in index], 2):
-                weights[x][y] += 1
-                weights[y][x] += 1
-    return weights
+                met[x][y] += 1
+                met[y][x] += 1
+    repeated = 1 + sum(map(sum, met)) // 2
+    return [[repeated + count if count else 0 for count in row] for row in met]
 
 
 def _greedy(sizes: tuple[int, ...], weights: list[list[int]], rng: Random) -> list[list[int]]:

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import copy
 from collections import Counter
-from itertools import product
+from collections.abc import Iterator
+from itertools import combinations, product
 from random import Random
 
 import pytest
@@ -232,6 +233,30 @@ def test_sixteen_players_over_six_rounds_repeat_the_fewest_pairs_possible() -> N
     """Each meets 18 over six rounds and only 15 others, so at least 16 * 3 / 2 = 24 repeats."""
     for base in (0, 100, 200):
         assert tournament(range(1, 17), 6, base, TROGGEN, naive=False) == 24
+
+
+def fours(players: list[int]) -> Iterator[list[tuple[int, ...]]]:
+    """Every way to split ``players`` into tables of four (5,775 for twelve)."""
+    if not players:
+        yield []
+        return
+    first, rest = players[0], players[1:]
+    for others in combinations(rest, 3):
+        remaining = [p for p in rest if p not in others]
+        for tail in fours(remaining):
+            yield [(first, *others), *tail]
+
+
+@pytest.mark.parametrize("seed", [0, 10, 20])
+def test_twelve_players_meet_again_in_as_few_pairs_as_any_seating_allows(seed: int) -> None:
+    """The draw minimises how many pairs meet again, the figure shown (tournaments.md),
+    even where that seats a pair a third time: checked against every possible seating."""
+    history: list[Draw] = []
+    for number in range(4):
+        drawn = draw_round(range(1, 13), history, seed=seed + number, preference=TROGGEN)
+        fewest = min(count_repeated_pairs(t, history) for t in fours(list(range(1, 13))))
+        assert drawn.repeated_pairs == fewest, number + 1
+        history.append(drawn)
 
 
 # -- the organiser's swap ------------------------------------------------------------------
