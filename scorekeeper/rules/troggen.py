@@ -270,6 +270,21 @@ class Troggen(Variant):
                     low=MIN_POINTS_LAST_TRICK_WON,
                 ),
             )
+        elif (
+            points is not None
+            and points > total - MIN_POINTS_LAST_TRICK_WON
+            and last_trick in (LastTrick.PAGAT_LOST, LastTrick.KING_LOST)
+        ):
+            # The mirror of the rule above (§9): the defenders took that trick and the card.
+            errors.add(
+                "points",
+                msg(
+                    "With the last trick lost to the defenders, they have at least {low} "
+                    "points: the Bieterin's side has at most {high}.",
+                    low=MIN_POINTS_LAST_TRICK_WON,
+                    high=total - MIN_POINTS_LAST_TRICK_WON,
+                ),
+            )
         kulanz = 0
         if raw.get("kulanz") is not None:
             kulanz = read_int(raw, "kulanz", errors, low=0, high=10**6) or 0

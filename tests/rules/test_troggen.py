@@ -726,6 +726,20 @@ BID_REFUSED = [
     ),
     pytest.param(
         FOUR,
+        bid("einfach", "A", 66, last_trick="pagat_lost"),
+        "points",
+        "they have at least 5 points: the Bieterin's side has at most 65",
+        id="§9-pagat-lost-over-65-points",
+    ),
+    pytest.param(
+        SIX,
+        bid("einfach", "A", 64, partner="B", last_trick="king_lost"),
+        "points",
+        "at most 59",
+        id="§9-king-lost-over-59-points-at-six",
+    ),
+    pytest.param(
+        FOUR,
         bid("einfach", "A", 40, last_trick="pagat"),
         "last_trick",
         "pagat_won",

@@ -39,6 +39,7 @@ NEWCOMER = "Gina"
 END_RULES = ("split", "refund", "carry")
 BIDS = [c for c in Contract if c is not Contract.MISERE]
 WON_LAST_TRICK = (LastTrick.PAGAT_WON, LastTrick.KING_WON)
+LOST_LAST_TRICK = (LastTrick.PAGAT_LOST, LastTrick.KING_LOST)
 
 Facts = dict[str, Any]
 PROPERTY = settings(max_examples=150)
@@ -99,8 +100,11 @@ def bid_facts(draw: st.DrawFn, table: Table, state: Any, options: Mapping[str, s
     if last_trick is not LastTrick.NONE or draw(st.booleans()):
         facts["last_trick"] = last_trick.value
     if draw(st.integers(0, 3)):
+        # The side that takes the last trick with the Pagat or a King has at least 5 points.
+        total = TOTAL_POINTS[table.size]
         low = 5 if last_trick in WON_LAST_TRICK else 0
-        facts["points"] = draw(st.integers(low, TOTAL_POINTS[table.size]))
+        high = total - 5 if last_trick in LOST_LAST_TRICK else total
+        facts["points"] = draw(st.integers(low, high))
     else:
         facts["won"] = draw(st.booleans())
     if facts.get("partner") and draw(st.booleans()):
