@@ -105,7 +105,7 @@ def register(app: Flask) -> None:
             message = gettext("This evening is closed. Reopen it to change anything.")
         if wants_json():
             return json_error(409, "evening", message)
-        flash(message)
+        flash(message, "warning")
         return redirect(url_for("evenings.show", evening_id=error.evening_id), 303)
 
     @app.errorhandler(AlreadyVoidError)
@@ -120,7 +120,7 @@ def register(app: Flask) -> None:
         if wants_json():
             return json_error(error.status, "access", message)
         if error.login and request.method == "GET":
-            flash(message)
+            flash(message, "warning")
             return redirect(f"{error.login}?next={quote(request.full_path.rstrip('?'))}", 303)
         page = render_template("errors/500.html", message=message, login=error.login)
         return page, error.status

@@ -203,7 +203,7 @@ def undo(evening_id: int, number: int) -> Response:
             operations.void_hand(load(evening_id), number, {"reason": "undo"}, source="page")
         except (operations.AlreadyVoidError, operations.NotFoundError):
             db.session.rollback()
-            flash(gettext("That hand was already taken back."))
+            flash(gettext("That hand was already taken back."), "warning")
             return redirect(url_for("evenings.show", evening_id=evening_id), 303)
         db.session.commit()
         flash(gettext("Hand %(n)s was taken back. The deal goes back to its dealer.", n=number))
@@ -315,11 +315,11 @@ def void(evening_id: int, number: int) -> Response | tuple[str, int]:
             abort(404)
         except operations.AlreadyVoidError:
             db.session.rollback()
-            flash(gettext("Hand %(n)s is voided already.", n=number))
+            flash(gettext("Hand %(n)s is voided already.", n=number), "warning")
             return redirect(url_for("evenings.history", evening_id=evening_id), 303)
         except InvalidInputError as error:
             db.session.rollback()
-            flash(" ".join(text(m) for ms in error.errors.values() for m in ms))
+            flash(" ".join(text(m) for ms in error.errors.values() for m in ms), "warning")
             return redirect(url_for("hands.edit", evening_id=evening_id, number=number), 303)
         db.session.commit()
         flash(gettext("Hand %(n)s was voided.", n=number))

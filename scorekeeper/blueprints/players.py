@@ -79,7 +79,8 @@ def anonymise(player_id: int) -> Response:
                 "%(name)s could not be anonymised without changing an amount, so nothing was "
                 "changed. Please report this.",
                 name=old,
-            )
+            ),
+            "warning",
         )
         return redirect(url_for("players.index"), 303)
     db.session.commit()

@@ -328,7 +328,7 @@ def start(tournament_id: int, number: int) -> Response:
         rounds_ops.start_round(tournament, load_round(tournament, number))
     except rounds_ops.RoundStateError as error:
         db.session.rollback()
-        flash(text(error.message))
+        flash(text(error.message), "warning")
         return redirect(_round_url(tournament, number), 303)
     db.session.commit()
     flash(gettext("Round %(n)s has started. Hand out the table cards.", n=number))
@@ -344,7 +344,7 @@ def close(tournament_id: int, number: int) -> Response:
         rounds_ops.close_round(tournament, load_round(tournament, number), confirm=confirm)
     except InvalidInputError as error:
         db.session.rollback()
-        flash(" ".join(text(m) for ms in error.errors.values() for m in ms))
+        flash(" ".join(text(m) for ms in error.errors.values() for m in ms), "warning")
         return redirect(_round_url(tournament, number), 303)
     db.session.commit()
     flash(gettext("Round %(n)s is closed.", n=number))

@@ -196,7 +196,7 @@ def start_round(tournament: Tournament, round_: Round) -> Round:
     if gone:
         raise RoundStateError(
             msg(
-                "{names} left after round {n} was drawn. Draw it again before starting it.",
+                "Left after round {n} was drawn: {names}. Draw it again before starting it.",
                 names=", ".join(f"{e.number} {e.name}" for e in gone),
                 n=round_.number,
             )

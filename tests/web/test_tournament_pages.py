@@ -244,9 +244,12 @@ def test_a_round_does_not_start_with_a_player_who_left_after_the_draw(
     page = text(client.get(f"/tournaments/{tournament}/rounds/1", headers=EN))
     assert f"Left since the draw: {name}. Draw again before starting the round." in page
 
-    refused = f"{number} {name} left after round 1 was drawn. Draw it again before starting it."
-    page = follow(client, client.post(f"/tournaments/{tournament}/rounds/1/start", headers=EN))
-    assert refused in page
+    refused = f"Left after round 1 was drawn: {number} {name}. Draw it again before starting it."
+    client.post(f"/tournaments/{tournament}/rounds/1/start", headers=EN)
+    page = client.get(f"/tournaments/{tournament}/rounds/1", headers=EN).text
+    shown = re.search(r'<p class="warning" role="alert">([^<]*)</p>', page)  # not a success
+    assert shown is not None
+    assert html.unescape(shown.group(1)) == refused
     api = client.post(f"/api/v1/tournaments/{tournament}/rounds/1/start", headers=EN)
     assert (api.status_code, api.json) == (409, {"errors": {"round": [refused]}})
     assert ok(client.get(f"/api/v1/tournaments/{tournament}/rounds/1"))["state"] == "drawn"
