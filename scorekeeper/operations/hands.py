@@ -103,9 +103,10 @@ def split_body(raw: object) -> tuple[dict[str, object], dict[str, object]]:
 def check_hand(
     evening: Evening | EveningFacts, facts: Mapping[str, object], table: Table, *, confirm: bool
 ) -> HandInput:
-    """Parse a hand against its table and ask for confirmation of implausible facts."""
+    """Parse a hand as entered against its table (``Variant.parse_entry``) and ask for
+    confirmation of implausible facts."""
     variant = get_variant(evening.game, evening.variant)
-    hand = variant.parse_hand(facts, table, evening.options)
+    hand = variant.parse_entry(facts, table, evening.options)
     warnings = variant.warnings(hand, table, evening.options)
     if warnings and not confirm:
         raise ImplausibleHandError(warnings)

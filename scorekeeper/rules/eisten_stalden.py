@@ -256,6 +256,23 @@ class EistenStalden(Variant):
         assert points is not None
         return TeamHand(team, points)
 
+    def refusals(
+        self, hand: HandInput, table: Table, options: Options
+    ) -> dict[str, tuple[Message, ...]]:
+        """A declaring side without the dealer where he always plays on it (troggu §3)."""
+        assert isinstance(hand, TeamHand)
+        if table.size in DEALER_DECLARES and table.dealer not in hand.team:
+            return {
+                "team": (
+                    msg(
+                        "At {n} players the dealer, {dealer}, always plays on the declaring side.",
+                        n=table.size,
+                        dealer=table.dealer,
+                    ),
+                )
+            }
+        return {}
+
     def score_hand(
         self, hand: HandInput, table: Table, state: Any, options: Options
     ) -> tuple[HandScore, None]:
@@ -317,15 +334,6 @@ def read_team(value: object, table: Table, errors: ErrorCollector) -> tuple[str,
                 n=table.size,
                 sizes=size_text(sizes),
                 count=len(members),
-            ),
-        )
-    if members and table.size in DEALER_DECLARES and table.dealer not in members:
-        errors.add(
-            "team",
-            msg(
-                "At {n} players the dealer, {dealer}, always plays on the declaring side.",
-                n=table.size,
-                dealer=table.dealer,
             ),
         )
     return tuple(p for p in table.players if p in members)

@@ -270,21 +270,6 @@ class Troggen(Variant):
                     low=MIN_POINTS_LAST_TRICK_WON,
                 ),
             )
-        elif (
-            points is not None
-            and points > total - MIN_POINTS_LAST_TRICK_WON
-            and last_trick in (LastTrick.PAGAT_LOST, LastTrick.KING_LOST)
-        ):
-            # The mirror of the rule above (§9): the defenders took that trick and the card.
-            errors.add(
-                "points",
-                msg(
-                    "With the last trick lost to the defenders, they have at least {low} "
-                    "points: the Bieterin's side has at most {high}.",
-                    low=MIN_POINTS_LAST_TRICK_WON,
-                    high=total - MIN_POINTS_LAST_TRICK_WON,
-                ),
-            )
         kulanz = 0
         if raw.get("kulanz") is not None:
             kulanz = read_int(raw, "kulanz", errors, low=0, high=10**6) or 0
@@ -336,6 +321,26 @@ class Troggen(Variant):
             check_sum(points, errors, low=total - most_in_talon - 1, high=total + 1)
         errors.raise_if_any(InvalidHandError)
         return MisereHand(tuple((p, points[p]) for p in table.players), talon)
+
+    def refusals(self, hand: Any, table: Table, options: Options) -> dict[str, tuple[Message, ...]]:
+        """A Pagat or King lost in the last trick leaves the defenders that trick and the
+        card, at least 5 points: the mirror of §9's rule for a won one."""
+        lost = (LastTrick.PAGAT_LOST, LastTrick.KING_LOST)
+        if not isinstance(hand, BidHand) or hand.points is None or hand.last_trick not in lost:
+            return {}
+        high = TOTAL_POINTS[table.size] - MIN_POINTS_LAST_TRICK_WON
+        if hand.points <= high:
+            return {}
+        return {
+            "points": (
+                msg(
+                    "With the last trick lost to the defenders, they have at least {low} "
+                    "points: the Bieterin's side has at most {high}.",
+                    low=MIN_POINTS_LAST_TRICK_WON,
+                    high=high,
+                ),
+            )
+        }
 
     def warnings(self, hand: Any, table: Table, options: Options) -> dict[str, tuple[Message, ...]]:
         """A Misère whose points do not match the talon's card points (troggen §9)."""

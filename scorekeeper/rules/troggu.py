@@ -138,10 +138,9 @@ class Troggu(Variant):
         else:
             points = read_int(raw, "points", errors, low=0, high=TOTAL_POINTS)
         all_tricks = None
-        given = raw.get("all_tricks") is not None
-        if given:
+        if raw.get("all_tricks") is not None:
             all_tricks = read_choice(raw, "all_tricks", AllTricks, errors)
-        if points is not None and (all_tricks is not None or not given):
+        if points is not None:
             self._check_all_tricks(points, all_tricks, table, errors)
         errors.raise_if_any(InvalidHandError)
         assert declarer is not None
@@ -218,8 +217,6 @@ class Troggu(Variant):
                     total=TOTAL_POINTS,
                 ),
             )
-        elif all_tricks is None:
-            self._check_tricks_shared(points, table, errors)
         elif all_tricks is AllTricks.OPPONENTS:
             cards = self.region.tapp_cards(table.size)
             low, high = tapp_point_range(self.region, table.size)
@@ -236,36 +233,44 @@ class Troggu(Variant):
                     ),
                 )
 
-    def _check_tricks_shared(self, points: int, table: Table, errors: ErrorCollector) -> None:
-        """Each side took a trick, a card from every player worth at least 1 point each
-        (troggu §1); the declaring side also keeps the Tapp or the discard (§2)."""
+    def refusals(
+        self, hand: HandInput, table: Table, options: Options
+    ) -> dict[str, tuple[Message, ...]]:
+        """Points no side can hold when neither took every trick: each side took a trick, a
+        card from every player worth at least 1 point (troggu §1), and the declaring side
+        also keeps the Tapp or the discard (§2)."""
+        if not isinstance(hand, GameHand) or hand.all_tricks is not None:
+            return {}
         trick = LEAST_PER_CARD * table.size
         cards = self.region.tapp_cards(table.size)
         low = LEAST_PER_CARD * cards + trick
         high = TOTAL_POINTS - trick
-        if points < low:
-            errors.add(
-                "points",
-                msg(
-                    "A declaring side that took a trick has at least {low} points: the "
-                    "{cards} cards of the Tapp or the discard and a trick of {n} cards. "
-                    "Correct the points, or say that the opponents took every trick.",
-                    low=low,
-                    cards=cards,
-                    n=table.size,
-                ),
-            )
-        elif points > high:
-            errors.add(
-                "points",
-                msg(
-                    "A declaring side that lost a trick has at most {high} points: the "
-                    "opponents hold at least the {n} cards of that trick. Correct the "
-                    "points, or say that the declaring side took every trick.",
-                    high=high,
-                    n=table.size,
-                ),
-            )
+        if hand.points < low:
+            return {
+                "points": (
+                    msg(
+                        "A declaring side that took a trick has at least {low} points: the "
+                        "{cards} cards of the Tapp or the discard and a trick of {n} cards. "
+                        "Correct the points, or say that the opponents took every trick.",
+                        low=low,
+                        cards=cards,
+                        n=table.size,
+                    ),
+                )
+            }
+        if hand.points > high:
+            return {
+                "points": (
+                    msg(
+                        "A declaring side that lost a trick has at most {high} points: the "
+                        "opponents hold at least the {n} cards of that trick. Correct the "
+                        "points, or say that the declaring side took every trick.",
+                        high=high,
+                        n=table.size,
+                    ),
+                )
+            }
+        return {}
 
     def _parse_misere(
         self, raw: Mapping[str, object], table: Table, errors: ErrorCollector

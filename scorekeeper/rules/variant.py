@@ -6,7 +6,15 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from typing import Any
 
-from scorekeeper.rules.base import HandInput, HandScore, Message, ScoreLine, Table, msg
+from scorekeeper.rules.base import (
+    HandInput,
+    HandScore,
+    InvalidHandError,
+    Message,
+    ScoreLine,
+    Table,
+    msg,
+)
 from scorekeeper.rules.options import OptionSpec
 
 Options = Mapping[str, str]
@@ -43,6 +51,27 @@ class Variant(ABC):
     @abstractmethod
     def parse_hand(self, raw: Mapping[str, object], table: Table, options: Options) -> HandInput:
         """Validate what was said at the table; raise ``InvalidHandError`` when impossible."""
+
+    def refusals(
+        self, hand: HandInput, table: Table, options: Options
+    ) -> dict[str, tuple[Message, ...]]:
+        """Impossible facts refused when a hand is entered or corrected, beyond those that
+        ``parse_hand`` refuses (default: none).
+
+        Checks that came after hands were first stored belong here: stored hands are
+        replayed through ``parse_hand`` alone, so a hand kept under an earlier, looser
+        check still replays (nothing entered is lost), and is held to the check once it is
+        corrected.
+        """
+        return {}
+
+    def parse_entry(self, raw: Mapping[str, object], table: Table, options: Options) -> HandInput:
+        """A hand as entered at the table: ``parse_hand``, then ``refusals``."""
+        hand = self.parse_hand(raw, table, options)
+        refused = self.refusals(hand, table, options)
+        if refused:
+            raise InvalidHandError(refused)
+        return hand
 
     def warnings(
         self, hand: HandInput, table: Table, options: Options

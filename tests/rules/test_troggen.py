@@ -44,8 +44,8 @@ def last(players: tuple[str, ...], hands: Sequence[Facts], **chosen: str) -> Han
 
 
 def parse(players: tuple[str, ...], raw: Mapping[str, object], **chosen: str) -> object:
-    """Validate one hand's facts at a table dealt by the last player."""
-    return TROGGEN.parse_hand(raw, Table(players, players[-1]), options(**chosen))
+    """Validate one hand's facts as entered at a table dealt by the last player."""
+    return TROGGEN.parse_entry(raw, Table(players, players[-1]), options(**chosen))
 
 
 def refused(players: tuple[str, ...], raw: Mapping[str, object]) -> dict[str, list[str]]:
@@ -785,6 +785,14 @@ def test_bid_refused(players: tuple[str, ...], raw: Facts, field: str, text: str
     errors = refused(players, raw)
     assert field in errors, errors
     assert any(text in m for m in errors[field]), errors
+
+
+def test_a_lost_last_trick_stored_before_its_check_still_replays() -> None:
+    """Refused when entered now; an evening holding it from before still replays, as said:
+    A lost the Pagat, paying 2 to each of the others, and won the hand (``refusals``)."""
+    raw = bid("einfach", "A", 70, last_trick="pagat_lost")
+    assert "points" in refused(FOUR, raw)
+    assert last(FOUR, [raw]).deltas == {"A": 3 - 6, "B": -1 + 2, "C": -1 + 2, "D": -1 + 2}
 
 
 def test_every_problem_is_named_at_once() -> None:

@@ -66,8 +66,8 @@ def last(variant: Variant, players: tuple[str, ...], facts: Facts) -> HandResult
 
 
 def parse(variant: Variant, players: tuple[str, ...], raw: Mapping[str, object]) -> object:
-    """Validate one hand's facts at a table dealt by the last player."""
-    return variant.parse_hand(raw, Table(players, players[-1]), options(variant))
+    """Validate one hand's facts as entered at a table dealt by the last player."""
+    return variant.parse_entry(raw, Table(players, players[-1]), options(variant))
 
 
 def refused(
@@ -797,6 +797,23 @@ def test_a_trick_each_bounds_the_points(n: int, least: int, most: int) -> None:
         assert last(variant, seats(n), game("solo", "Anna", points)).deltas["Anna"] != 0
     for points in (least - 1, most + 1):
         assert "points" in refused(variant, seats(n), game("solo", "Anna", points))
+
+
+@pytest.mark.parametrize(
+    ("variant", "n", "raw"),
+    [
+        pytest.param(TROGGU_VISP, 4, game("normal", "Anna", 5), id="points-below-a-trick"),
+        pytest.param(TROGGU_VISP, 4, game("solo", "Anna", 112), id="points-above-a-lost-trick"),
+        pytest.param(EISTEN_STALDEN, 4, team(["Beat", "Carla"], 60), id="team-without-the-dealer"),
+    ],
+)
+def test_a_hand_stored_before_a_check_came_still_replays(
+    variant: Variant, n: int, raw: Facts
+) -> None:
+    """Refused when entered now, but an evening that holds it from before still replays:
+    what was entered is never lost (``Variant.refusals``)."""
+    assert refused(variant, seats(n), raw)  # dealt by the last player, Dani
+    assert last(variant, seats(n), raw).score.lines  # replayed, dealt by Anna
 
 
 def test_every_problem_is_named_at_once() -> None:

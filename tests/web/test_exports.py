@@ -389,3 +389,30 @@ def test_settlement_of_eight_players_fits_one_page(
     text = pdf_text(data)
     assert "Gina" in text
     assert "Hans" in text
+
+
+def test_a_hand_kept_under_an_earlier_check_imports_shows_and_is_held_to_it_once_corrected(
+    client: FlaskClient,
+) -> None:
+    """A Troggu hand with points no side can hold (stored before that was refused) comes
+    back from an archive, its evening shows, and only a correction must satisfy the check."""
+    start = {"game": "troggu", "variant": "visp", "players": ["Anna", "Beat", "Carla", "Dani"]}
+    evening = client.post("/api/v1/evenings", json=start).json["id"]
+    hand = {"contract": "normal", "declarer": "Anna", "points": 40}
+    assert client.post(f"/api/v1/evenings/{evening}/hands", json=hand).status_code == 201
+    archive = client.get(f"/api/v1/evenings/{evening}/export").json
+    archive["hands"][0]["input"]["points"] = 5  # what an older version let through
+    for revision in archive["hands"][0].get("revisions", []):
+        revision["input"]["points"] = 5
+    copy = client.post("/api/v1/evenings/import", json=archive)
+    assert copy.status_code == 201, copy.json
+    kept = copy.json["id"]
+    assert client.get(f"/evenings/{kept}").status_code == 200
+    assert client.get(f"/api/v1/evenings/{kept}").json["hands"][0]["input"]["points"] == 5
+    again = {**hand, "points": 5, "version": 1}
+    english = {"Accept-Language": "en"}
+    refused = client.put(f"/api/v1/evenings/{kept}/hands/1", json=again, headers=english)
+    assert refused.status_code == 422
+    assert "at least 14 points" in refused.json["errors"]["points"][0]
+    fixed = client.put(f"/api/v1/evenings/{kept}/hands/1", json={**again, "points": 15})
+    assert fixed.status_code == 200, fixed.json
