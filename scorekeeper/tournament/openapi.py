@@ -52,6 +52,13 @@ def _post(
     return operation
 
 
+def whole_number(**limits: int) -> dict[str, Any]:
+    """A whole number, as JSON or as its digits: the API shares its validators with the
+    pages, whose forms send text (spaces around the digits are ignored)."""
+    digits = {"type": "string", "pattern": r"^\s*-?[0-9]+\s*$"}
+    return {"anyOf": [{"type": "integer", **limits}, digits]}
+
+
 def paths(games: list[str], variants: list[str]) -> dict[str, Any]:
     """The tournament, round, table and standings endpoints."""
     setup = {
@@ -64,8 +71,8 @@ def paths(games: list[str], variants: list[str]) -> dict[str, Any]:
             "game": {"enum": games},
             "variant": {"enum": variants},
             "options": {"type": "object", "additionalProperties": {"type": "string"}},
-            "rounds": {"type": "integer", "minimum": 1},
-            "deals_per_player": {"type": "integer", "minimum": 1},
+            "rounds": whole_number(minimum=1),
+            "deals_per_player": whole_number(minimum=1),
             "scoring": {"enum": list(SCORINGS)},
             "language": {"enum": ["de", "en"]},
             "password": {"type": "string", "minLength": 6},
@@ -78,7 +85,10 @@ def paths(games: list[str], variants: list[str]) -> dict[str, Any]:
         "properties": {
             "name": {"type": "string", "maxLength": 80},
             "club": {"type": "string", "maxLength": 200},
-            "number": {"type": "integer", "minimum": 1},
+            "number": {
+                "anyOf": [*whole_number(minimum=1)["anyOf"], {"type": "null"}],
+                "description": "Left out or null: the next free start number.",
+            },
             "present": {"type": "boolean"},
             "dropped": {"type": "boolean"},
         },
@@ -160,7 +170,7 @@ def paths(games: list[str], variants: list[str]) -> dict[str, Any]:
                 {
                     "type": "object",
                     "required": ["a", "b"],
-                    "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}},
+                    "properties": {"a": whole_number(), "b": whole_number()},
                 },
                 "The round.",
             ),

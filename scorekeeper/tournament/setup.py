@@ -245,7 +245,7 @@ def register(tournament: Tournament, raw: object) -> Entrant:
     club = read_text(body, "club", errors)
     taken = {e.number: e for e in tournament.entrants}
     number = max(taken, default=0) + 1
-    if body.get("number") not in (None, ""):
+    if body.get("number") is not None:
         given = read_int(body, "number", errors, low=1, high=MAX_START_NUMBER)
         if given is not None and given in taken:
             errors.add(

@@ -145,6 +145,19 @@ def test_entrants_get_the_next_free_number_or_the_one_given(client: FlaskClient)
     ]
 
 
+def test_a_start_number_is_a_number_or_null_for_the_next_free_one(client: FlaskClient) -> None:
+    """As the document says: null (or leaving it out) takes the next number, digits count
+    as the number, and anything else, an empty text included, is refused."""
+    tournament = create_tournament(client)
+    url = f"/api/v1/tournaments/{tournament}/entrants"
+    assert ok(client.post(url, json={"name": "Anna", "number": None}), 201)["number"] == 1
+    assert ok(client.post(url, json={"name": "Bert", "number": " 7 "}), 201)["number"] == 7
+    for wrong in ["", "sieben", 0, 1.5, True]:
+        refused = client.post(url, json={"name": "Clara", "number": wrong}, headers=EN)
+        assert refused.status_code == 422, wrong
+        assert list(refused.json["errors"]) == ["number"]
+
+
 def test_a_taken_start_number_is_refused_naming_its_holder(
     client: FlaskClient, snapshot: Snapshot
 ) -> None:
