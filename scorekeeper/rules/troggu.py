@@ -243,7 +243,7 @@ class Troggu(Variant):
             return {}
         trick = LEAST_PER_CARD * table.size
         cards = self.region.tapp_cards(table.size)
-        low = LEAST_PER_CARD * cards + trick
+        low = tapp_point_range(self.region, table.size)[0] + trick
         high = TOTAL_POINTS - trick
         if hand.points < low:
             return {
