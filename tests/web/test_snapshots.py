@@ -253,6 +253,42 @@ def test_a_hand_checked_with_nothing_written_since_is_stored_as_checked(
     assert shown(first, evening) == replayed_from_scratch(workers[0], evening)
 
 
+@pytest.mark.skipif(
+    SERVER_URL is None, reason="SQLite's read takes no lock: its writers queue for the write"
+)
+def test_a_tablet_that_waited_while_a_hand_was_corrected_checks_its_hand_against_it(
+    workers: tuple[Flask, Flask],
+) -> None:
+    """On PostgreSQL a tablet whose read waited for the evening's lock while another tablet
+    corrected a hand checks its own hand against the correction, and its answer counts it.
+    The read that waited saw the other tables as they stood before it waited (the old
+    hand); the stamp compared by the insert tells, and the hand is checked again."""
+    first, second = (app.test_client() for app in workers)
+    evening = start(first)
+    first.post(f"/api/v1/evenings/{evening}/hands", json=G1)
+    second.post(f"/api/v1/evenings/{evening}/hands", json=G1)  # the second keeps both hands
+    answers: list[Any] = []
+    waiting = threading.Thread(
+        target=lambda: answers.append(second.post(f"/api/v1/evenings/{evening}/hands", json=G1))
+    )
+    with workers[0].test_request_context():
+        stored = operations.get_evening(evening)
+        assert stored is not None
+        operations.replace_hand(stored, 1, {**LOST, "version": 1}, source="test")
+        waiting.start()
+        waiting.join(timeout=1.0)
+        assert waiting.is_alive()  # held by the row lock
+        db.session.commit()
+    waiting.join(timeout=30)
+    assert not waiting.is_alive()
+    assert answers[0].status_code == 201
+    assert answers[0].json["hand"]["number"] == 3
+    scratch = replayed_from_scratch(workers[1], evening)
+    assert scratch["hands"][0]["input"]["bidder"] == "Bert"  # the correction
+    assert answers[0].json["balances"] == scratch["balances"]
+    assert shown(second, evening) == scratch
+
+
 def test_a_read_for_writing_locks_the_evening_only_where_rows_are_locked(
     workers: tuple[Flask, Flask],
 ) -> None:
