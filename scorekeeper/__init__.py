@@ -119,11 +119,13 @@ def register_extensions(app: Flask) -> None:
     migrate.init_app(app, db, directory=str(MIGRATIONS), render_as_batch=True)
     babel.init_app(app, locale_selector=select_locale)
     csrf.init_app(app)
-    if app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite"):
-        from scorekeeper import sqlite
+    from scorekeeper import postgres, sqlite
 
-        with app.app_context():
+    with app.app_context():
+        if db.engine.dialect.name == "sqlite":
             sqlite.configure(db.engine)
+        elif db.engine.dialect.name == "postgresql":
+            postgres.configure(db.engine)
 
 
 def register_blueprints(app: Flask) -> None:
