@@ -2,7 +2,8 @@
 
 - ``POST /bare/evenings/<id>/hands``: read the JSON body and insert it as one row, with one
   commit, in the same database with the same connection settings (SQLite in WAL mode with
-  full sync, or the same PostgreSQL database). Recording a hand costs at least this.
+  full sync; on PostgreSQL each statement run often planned once). Recording a hand costs
+  at least this.
 - ``GET /bare/evenings/<id>``: select the evening's hands (number, dealer, input) in one
   query and render them as a table row each with Jinja. The evening page costs at least
   this.
@@ -18,7 +19,7 @@ from typing import Any
 from flask import Flask, request
 from sqlalchemy import JSON, Column, Integer, MetaData, Table, create_engine, insert, text
 
-from scorekeeper import sqlite
+from scorekeeper import postgres, sqlite
 
 METADATA = MetaData()
 #: Where the bare endpoint writes: a table of its own beside the app's.
@@ -53,8 +54,10 @@ def create_app() -> Flask:
     """The bare app on ``BENCH_DATABASE_URL``."""
     url = os.environ["BENCH_DATABASE_URL"]
     engine = create_engine(url)
-    if url.startswith("sqlite"):
+    if engine.dialect.name == "sqlite":
         sqlite.configure(engine)
+    elif engine.dialect.name == "postgresql":
+        postgres.configure(engine)
     app = Flask(__name__)
 
     @app.post("/bare/evenings/<int:evening_id>/hands")
