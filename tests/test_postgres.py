@@ -12,7 +12,10 @@ from sqlalchemy import text
 from scorekeeper.extensions import db
 from tests.conftest import SERVER_URL
 
-pytestmark = pytest.mark.skipif(SERVER_URL is None, reason="settings of PostgreSQL connections")
+pytestmark = pytest.mark.skipif(
+    SERVER_URL is None,
+    reason="PostgreSQL's connection settings: run with SCOREKEEPER_TEST_DATABASE_URL (CI does)",
+)
 
 HAND = {"contract": "einfach", "bidder": "Anna", "points": 41}
 
