@@ -1,6 +1,7 @@
 """Gunicorn settings that ``scripts/start`` gives as Python rather than as flags.
 
-- Threaded workers (``gthread``) even with one thread each: a tablet's connection is kept
+- Threaded workers (``gthread``, as ``gunicorn_worker.FreeThreadWorker`` runs them) even
+  with one thread each: a tablet's connection is kept
   open between requests (no new handshake over weak Wi-Fi for every hand), and a slow
   client is read by the worker's event loop instead of holding up a synchronous worker.
 - Threads of one worker share Python's interpreter lock, which a running thread hands
@@ -23,7 +24,7 @@ import gc
 import sys
 from typing import Any
 
-worker_class = "gthread"
+worker_class = "scorekeeper.gunicorn_worker.FreeThreadWorker"
 
 #: Seconds a thread runs before it must let a waiting one have the interpreter lock.
 SWITCH_INTERVAL = 0.0005
