@@ -4,7 +4,8 @@
   with one thread each: a tablet's connection is kept open between requests (no new
   handshake over weak Wi-Fi for every hand), and a slow client is read by the worker's
   event loop instead of holding up a synchronous worker. A worker takes new connections
-  only while a thread is free, so none waits behind a long printout.
+  only while a thread is free, and gives a connection a thread only once its request
+  arrives (``gunicorn_worker``).
 - Threads of one worker share Python's interpreter lock, which a running thread hands
   over only every 5 ms by default. A thread that holds the database's write lock gives up
   the interpreter lock while it waits for the disk, and then waits for it again behind a

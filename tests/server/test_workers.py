@@ -6,6 +6,7 @@ from __future__ import annotations
 import http.client
 import os
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -16,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from scorekeeper.gunicorn_worker import DEFAULT_WORKER_DATA_TIMEOUT
 from tests.server.conftest import READY_SECONDS, free_port
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -110,3 +112,20 @@ def test_a_tablet_keeps_its_connection_between_requests(port: int) -> None:
         assert sockets.count(sockets[0]) == 3
     finally:
         connection.close()
+
+
+def test_connections_opened_ahead_and_left_silent_hold_up_no_tablet(port: int) -> None:
+    for _ in range(4):  # both workers have started and answered
+        get(port, "/")
+    # As a browser opens connections ahead of need: one per worker, nothing sent on them.
+    silent = [socket.create_connection(("127.0.0.1", port)) for _ in range(2)]
+    try:
+        time.sleep(0.3)  # both taken by a worker
+        assert get(port, "/") < DEFAULT_WORKER_DATA_TIMEOUT / 5
+        # Not kept for ever: closed once nothing came within the wait.
+        for connection in silent:
+            connection.settimeout(DEFAULT_WORKER_DATA_TIMEOUT + 5)
+            assert connection.recv(1) == b""
+    finally:
+        for connection in silent:
+            connection.close()
