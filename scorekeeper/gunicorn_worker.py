@@ -1,5 +1,5 @@
 """The worker ``scripts/start`` runs: gunicorn's threaded worker, taking a new connection
-only while one of its threads is free.
+only while one of its threads is free, and giving it a thread only once its request arrives.
 
 Gunicorn's threaded worker (``gthread``) accepts every connection it is offered, busy or
 not, queues its request for a thread and then keeps the connection for the client's next
