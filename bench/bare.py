@@ -19,7 +19,7 @@ from typing import Any
 from flask import Flask, request
 from sqlalchemy import JSON, Column, Integer, MetaData, Table, create_engine, insert, text
 
-from scorekeeper import postgres, sqlite
+from scorekeeper import configure_engine
 
 METADATA = MetaData()
 #: Where the bare endpoint writes: a table of its own beside the app's.
@@ -54,10 +54,7 @@ def create_app() -> Flask:
     """The bare app on ``BENCH_DATABASE_URL``."""
     url = os.environ["BENCH_DATABASE_URL"]
     engine = create_engine(url)
-    if engine.dialect.name == "sqlite":
-        sqlite.configure(engine)
-    elif engine.dialect.name == "postgresql":
-        postgres.configure(engine)
+    configure_engine(engine)
     app = Flask(__name__)
 
     @app.post("/bare/evenings/<int:evening_id>/hands")

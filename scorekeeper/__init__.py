@@ -9,6 +9,7 @@ from typing import Any
 
 from babel import Locale
 from flask import Flask, has_request_context, request, session
+from sqlalchemy.engine import Engine
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header
 
@@ -119,13 +120,20 @@ def register_extensions(app: Flask) -> None:
     migrate.init_app(app, db, directory=str(MIGRATIONS), render_as_batch=True)
     babel.init_app(app, locale_selector=select_locale)
     csrf.init_app(app)
+    with app.app_context():
+        configure_engine(db.engine)
+
+
+def configure_engine(engine: Engine) -> None:
+    """Give ``engine``'s connections their database's settings (``scorekeeper.sqlite``,
+    ``scorekeeper.postgres``): the app's engine, and any other engine that must run as the
+    app's does (the benchmark's bare endpoint)."""
     from scorekeeper import postgres, sqlite
 
-    with app.app_context():
-        if db.engine.dialect.name == "sqlite":
-            sqlite.configure(db.engine)
-        elif db.engine.dialect.name == "postgresql":
-            postgres.configure(db.engine)
+    if engine.dialect.name == "sqlite":
+        sqlite.configure(engine)
+    elif engine.dialect.name == "postgresql":
+        postgres.configure(engine)
 
 
 def register_blueprints(app: Flask) -> None:
