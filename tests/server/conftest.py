@@ -128,6 +128,23 @@ def free_port() -> int:
 StartServer = Callable[..., Server]
 
 
+def wait_until_answering(
+    process: subprocess.Popen[bytes], log: Path, answers: Callable[[], bool]
+) -> None:
+    """Wait until ``answers()`` says the server started as ``process`` answers, for at most
+    ``READY_SECONDS``; fail with its log if it stops or stays silent."""
+    deadline = time.monotonic() + READY_SECONDS
+    while True:
+        assert process.poll() is None, f"the server stopped:\n{log.read_text()}"
+        try:
+            if answers():
+                return
+        except OSError:
+            pass
+        assert time.monotonic() < deadline, f"no answer:\n{log.read_text()}"
+        time.sleep(0.1)
+
+
 @contextmanager
 def servers(database_url: str, folder: Path) -> Iterator[StartServer]:
     """Start servers on ``database_url``, logging into ``folder``; all stop at the end."""
@@ -156,17 +173,11 @@ def servers(database_url: str, folder: Path) -> Iterator[StartServer]:
             )
         server = Server(f"http://127.0.0.1:{port}", process, log)
         started.append(server)
-        deadline = time.monotonic() + READY_SECONDS
         probe = Tablet()
-        while True:
-            assert process.poll() is None, f"the server stopped:\n{log.read_text()}"
-            try:
-                if server.api(probe, "GET", "/evenings").status == 200:
-                    return server
-            except OSError:
-                pass
-            assert time.monotonic() < deadline, f"no answer:\n{log.read_text()}"
-            time.sleep(0.1)
+        wait_until_answering(
+            process, log, lambda: server.api(probe, "GET", "/evenings").status == 200
+        )
+        return server
 
     try:
         yield start

@@ -4,8 +4,6 @@ connections, with its gunicorn settings and a stand-in app whose one page is slo
 from __future__ import annotations
 
 import http.client
-import os
-import signal
 import socket
 import subprocess
 import sys
@@ -18,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from scorekeeper.gunicorn_worker import DEFAULT_WORKER_DATA_TIMEOUT
-from tests.server.conftest import READY_SECONDS, free_port
+from tests.server.conftest import Server, free_port, wait_until_answering
 
 ROOT = Path(__file__).resolve().parents[2]
 GUNICORN = Path(sys.executable).with_name("gunicorn")
@@ -64,20 +62,17 @@ def port(tmp_path: Path) -> Iterator[int]:
             stderr=subprocess.STDOUT,
             start_new_session=True,
         )
+
+    def answers() -> bool:
+        get(port, "/")  # a refused connection raises; any answer but "ok" fails the test
+        return True
+
+    server = Server(f"http://127.0.0.1:{port}", process, log)
     try:
-        deadline = time.monotonic() + READY_SECONDS
-        while True:
-            assert process.poll() is None, log.read_text()
-            try:
-                get(port, "/")
-                break
-            except OSError:
-                assert time.monotonic() < deadline, log.read_text()
-                time.sleep(0.1)
+        wait_until_answering(process, log, answers)
         yield port
     finally:
-        os.killpg(process.pid, signal.SIGQUIT)
-        process.wait(timeout=15)
+        server.stop()
 
 
 def test_tablets_arriving_while_a_worker_prints_are_answered_by_the_free_one(port: int) -> None:
