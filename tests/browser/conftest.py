@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import shutil
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -91,6 +91,27 @@ def browser() -> Iterator[Browser]:
         chromium.close()
 
 
+def whole_answers(app: Flask) -> Callable[..., Iterable[bytes]]:
+    """``app`` answering with its whole body at once, its answer closed before it is sent.
+
+    Werkzeug's test server leaves an answer's open file (a stylesheet, a script) unclosed
+    when the browser drops the connection while it is being sent, as Chromium may when it
+    leaves a page; the file is then reported as a resource warning. Nothing the app sends
+    is streamed, so reading each answer whole changes nothing the browser sees.
+    """
+
+    def serve(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+        answer = app(environ, start_response)
+        try:
+            return [b"".join(answer)]
+        finally:
+            close = getattr(answer, "close", None)
+            if close is not None:
+                close()
+
+    return serve
+
+
 @pytest.fixture(scope="module")
 def live_server(
     tmp_path_factory: pytest.TempPathFactory, migrated_db: Path
@@ -102,7 +123,7 @@ def live_server(
     # As served: not testing, so the secret key is generated into the instance folder.
     app = create_app({"DATABASE_URL": f"sqlite:///{path}"}, instance_path=str(folder))
     assert app.config.get("WTF_CSRF_ENABLED", True)
-    server: BaseWSGIServer = make_server("127.0.0.1", 0, app, threaded=True)
+    server: BaseWSGIServer = make_server("127.0.0.1", 0, whole_answers(app), threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
