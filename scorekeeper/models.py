@@ -80,6 +80,12 @@ class Evening(db.Model):  # type: ignore[name-defined,misc]
     hands_due: Mapped[int | None] = mapped_column(nullable=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, nullable=False, default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, nullable=False, default=utcnow)
+    #: The evening's hands, and the changes to its hands, seatings and seats: kept by the
+    #: database's triggers (migration 0007) in the transaction of each write, never by the
+    #: app. With the version and time above they are the evening's stamp
+    #: (``operations.facts.Stamp``), read without going through its hands.
+    hand_count: Mapped[int] = mapped_column(nullable=False, server_default="0")
+    edit_count: Mapped[int] = mapped_column(nullable=False, server_default="0")
 
     seatings: Mapped[list[Seating]] = relationship(
         back_populates="evening", order_by="(Seating.from_hand, Seating.id)"
@@ -113,7 +119,7 @@ class Seating(db.Model):  # type: ignore[name-defined,misc]
     __tablename__ = "seating"
     __table_args__ = (
         CheckConstraint("from_hand >= 1", name="from_hand_positive"),
-        # Every evening read counts its seatings (the stamp) and reads them in order.
+        # Every evening read reads its seatings in order.
         Index("ix_seating_evening", "evening_id", "from_hand"),
     )
 

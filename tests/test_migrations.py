@@ -120,7 +120,14 @@ def test_evenings_from_the_first_schema_replay_the_same_after_every_migration(
     assert results(old_app.test_client()) == expected
     with sqlite3.connect(target) as connection:
         assert connection.execute("SELECT count(*) FROM settlement_tick").fetchone() == (1,)
+        # The evenings' rows count the hands they already had (migration 0007).
+        counts = connection.execute(
+            "SELECT hand_count, edit_count,"
+            " (SELECT count(*) FROM hand WHERE hand.evening_id = evening.id) FROM evening"
+        ).fetchall()
     connection.close()
+    assert all(kept == stored and edits == 0 for kept, edits, stored in counts)
+    assert any(stored > 0 for _, _, stored in counts)
 
 
 def test_downgrade_to_the_first_schema_and_back_keeps_every_ledger(

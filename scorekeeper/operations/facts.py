@@ -13,10 +13,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import date, datetime
-from functools import cached_property
 from typing import Any, NamedTuple
 
-from sqlalchemy import ColumnElement, Connection, Select, and_, bindparam, func, select, true
+from sqlalchemy import Connection, Select, and_, bindparam, select
 
 from scorekeeper.direct import Direct
 from scorekeeper.ledger import HandRecord
@@ -33,24 +32,20 @@ PLAYER = Player.__table__
 
 
 class Stamp(NamedTuple):
-    """What every write to an evening's facts changes.
+    """What every write to an evening's facts changes, as the evening's row holds it.
 
-    Seatings and hands are never deleted and versions only grow, so an equal stamp read
-    later means that nothing was written to the evening in between; the times also tell
-    apart two different writes that would leave the same counts (one rolled back, one
-    kept). The order is the order of the columns that ``HEAD`` and ``NEWS`` read.
+    The app bumps the settings' version and time (correcting, closing and anonymising bump
+    both); the database's triggers count the hands and the edits of hands, seatings and
+    seats in the transaction of each write (``Evening.hand_count``). A hand is only ever
+    added or edited, so an equal stamp read later means that nothing was written to the
+    evening in between, however long the evening: reading it goes through no hand. The
+    order is the order of the columns that ``HEAD`` and ``NEWS`` read.
     """
 
-    #: The settings' version and when they were last changed (correcting, closing and
-    #: anonymising bump both).
     version: int
     updated_at: datetime
-    seatings: int
     hands: int
-    #: The sum of the hands' versions.
-    versions: int
-    #: When a hand was last written; None before the first hand.
-    touched: datetime | None
+    edits: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,13 +61,10 @@ class HandFact:
     updated_at: datetime
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class EveningFacts:
-    """An evening as stored: settings, seatings and hands, with the ids of its players.
-
-    Without ``__slots__``, so the stamp is worked out once per evening's facts: every
-    request compares it, and a kept evening is asked for it again and again.
-    """
+    """An evening as stored: settings, seatings and hands, with the ids of its players and
+    the stamp they were read with."""
 
     id: int
     game: str
@@ -91,18 +83,7 @@ class EveningFacts:
     hands: tuple[HandFact, ...]
     #: Every player seated at some time or who dealt, by name: new hands store the id.
     player_ids: Mapping[str, int]
-
-    @cached_property
-    def stamp(self) -> Stamp:
-        """The stamp of these facts, as ``Head.stamp`` reads it from the database."""
-        return Stamp(
-            self.version,
-            self.updated_at,
-            len(self.seatings),
-            len(self.hands),
-            sum(h.version for h in self.hands),
-            max((h.updated_at for h in self.hands), default=None),
-        )
+    stamp: Stamp
 
     def records(self, hands: tuple[HandFact, ...] | None = None) -> list[HandRecord]:
         """The hands (all, or those given) as the replay reads them."""
@@ -117,19 +98,24 @@ class EveningFacts:
         ]
 
     def with_hands(self, hands: tuple[HandFact, ...]) -> EveningFacts:
-        """The facts once ``hands`` are added at the end. Their stamp follows from this
-        one when it is known, without going through every hand again."""
-        added = replace(self, hands=self.hands + hands)
-        if "stamp" in self.__dict__:  # worked out already (``cached_property``)
-            stamp = self.stamp
-            versions, touched = stamp.versions, stamp.touched
-            for hand in hands:
-                versions += hand.version
-                touched = hand.updated_at if touched is None else max(touched, hand.updated_at)
-            added.__dict__["stamp"] = stamp._replace(
-                hands=stamp.hands + len(hands), versions=versions, touched=touched
-            )
-        return added
+        """The facts once ``hands`` are added at the end, with the stamp the evening's row
+        has once they are stored: each hand stored counts one more, and nothing else."""
+        return replace(
+            self,
+            hands=self.hands + hands,
+            stamp=self.stamp._replace(hands=self.stamp.hands + len(hands)),
+        )
+
+
+#: The columns of the evening's row that hold its stamp (``Stamp``'s order), and those
+#: that are its settings (``EveningFacts``'s fields).
+STAMP_COLUMNS = (
+    EVENING.c.version,
+    EVENING.c.updated_at,
+    EVENING.c.hand_count,
+    EVENING.c.edit_count,
+)
+SETTINGS_COLUMNS = tuple(c for c in EVENING.c if c.name not in ("hand_count", "edit_count"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,71 +133,15 @@ class Head:
         player_ids: Mapping[str, int],
     ) -> EveningFacts:
         """The evening's facts with these seatings and hands."""
-        return EveningFacts(**self.row, seatings=seatings, hands=hands, player_ids=player_ids)
-
-
-@dataclass(frozen=True)
-class _Stamped:
-    """The evening's row (its id bound as ``evening``) joined to what its stamp counts:
-    one pass over its hands, and its seatings by their index.
-
-    Both are worked out once per query, however many rows it returns (``NEWS`` returns
-    one per newer hand): the pass over the hands is a materialised ``WITH``, the count of
-    seatings asks for the evening by the bound id rather than by each row's. Joined as a
-    plain subquery, PostgreSQL went through the evening's hands again for every row.
-    """
-
-    source: Any
-    seatings: Any
-    hands: Any
-    versions: Any
-    touched: Any
-
-    @classmethod
-    def build(cls) -> _Stamped:
-        """The join, with the stamp's parts after the evening's version and time."""
-        evening = bindparam("evening")
-        counted = (
-            select(
-                func.count().label("hands"),
-                func.coalesce(func.sum(HAND.c.version), 0).label("versions"),
-                func.max(HAND.c.updated_at).label("touched"),
-            )
-            .where(HAND.c.evening_id == evening)
-            .cte("counted")
-            .prefix_with("MATERIALIZED")
-        )
-        seatings = select(func.count()).where(SEATING.c.evening_id == evening)
-        return cls(
-            EVENING.join(counted, true()),
-            seatings.scalar_subquery(),
-            counted.c.hands,
-            counted.c.versions,
-            counted.c.touched,
-        )
-
-    def condition(self) -> ColumnElement[bool]:
-        """The evening's row, while its stamp is still the one bound by ``stamp_params``."""
-        return and_(
-            EVENING.c.id == bindparam("evening"),
-            EVENING.c.version == bindparam("stamp_version"),
-            EVENING.c.updated_at == bindparam("stamp_updated", type_=EVENING.c.updated_at.type),
-            self.seatings == bindparam("stamp_seatings"),
-            self.hands == bindparam("stamp_hands"),
-            self.versions == bindparam("stamp_versions"),
-            self.touched.is_not_distinct_from(
-                bindparam("stamp_touched", type_=HAND.c.updated_at.type)
-            ),
+        return EveningFacts(
+            **self.row, seatings=seatings, hands=hands, player_ids=player_ids, stamp=self.stamp
         )
 
 
-STAMPED = _Stamped.build()
 #: The evening's row and its stamp; the statements are built once, since building one
 #: costs more than running it.
-HEAD = (
-    select(EVENING, STAMPED.seatings, STAMPED.hands, STAMPED.versions, STAMPED.touched)
-    .select_from(STAMPED.source)
-    .where(EVENING.c.id == bindparam("evening"))
+HEAD = select(*SETTINGS_COLUMNS, EVENING.c.hand_count, EVENING.c.edit_count).where(
+    EVENING.c.id == bindparam("evening")
 )
 
 
@@ -219,7 +149,13 @@ def unchanged(*columns: Any) -> Select[Any]:
     """A query of ``columns`` from the evening's row that finds it only while its stamp is
     still the one bound by ``stamp_params`` (and its id as ``evening``): a write selecting
     its values from it checks the stamp without a query of its own."""
-    return select(*columns).select_from(STAMPED.source).where(STAMPED.condition())
+    return select(*columns).where(
+        EVENING.c.id == bindparam("evening"),
+        EVENING.c.version == bindparam("stamp_version"),
+        EVENING.c.updated_at == bindparam("stamp_updated", type_=EVENING.c.updated_at.type),
+        EVENING.c.hand_count == bindparam("stamp_hands"),
+        EVENING.c.edit_count == bindparam("stamp_edits"),
+    )
 
 
 def stamp_params(stamp: Stamp) -> dict[str, Any]:
@@ -227,10 +163,8 @@ def stamp_params(stamp: Stamp) -> dict[str, Any]:
     return {
         "stamp_version": stamp.version,
         "stamp_updated": stamp.updated_at,
-        "stamp_seatings": stamp.seatings,
         "stamp_hands": stamp.hands,
-        "stamp_versions": stamp.versions,
-        "stamp_touched": stamp.touched,
+        "stamp_edits": stamp.edits,
     }
 
 
@@ -285,17 +219,9 @@ def _news_query() -> Any:
     row with no hand when there is none)."""
     newer = and_(HAND.c.evening_id == EVENING.c.id, HAND.c.number > bindparam("after"))
     return (
-        select(
-            EVENING.c.version,
-            EVENING.c.updated_at,
-            STAMPED.seatings,
-            STAMPED.hands,
-            STAMPED.versions,
-            STAMPED.touched,
-            *HANDS.selected_columns,
-        )
+        select(*STAMP_COLUMNS, *HANDS.selected_columns)
         .select_from(
-            STAMPED.source.outerjoin(HAND, newer).outerjoin(PLAYER, PLAYER.c.id == HAND.c.dealer_id)
+            EVENING.outerjoin(HAND, newer).outerjoin(PLAYER, PLAYER.c.id == HAND.c.dealer_id)
         )
         .where(EVENING.c.id == bindparam("evening"))
         .order_by(HAND.c.number)
@@ -328,10 +254,9 @@ def read_head(connection: Connection, evening_id: int) -> Head | None:
     row = connection.execute(HEAD, {"evening": evening_id}).one_or_none()
     if row is None:
         return None
-    *columns, seatings, hands, versions, touched = row
-    evening = dict(zip(EVENING.c.keys(), columns, strict=True))
-    stamp = Stamp(evening["version"], evening["updated_at"], seatings, hands, versions, touched)
-    return Head(evening, stamp)
+    *columns, hands, edits = row
+    evening = dict(zip((c.name for c in SETTINGS_COLUMNS), columns, strict=True))
+    return Head(evening, Stamp(evening["version"], evening["updated_at"], hands, edits))
 
 
 def read_seatings(

@@ -104,16 +104,16 @@ def build(facts: EveningFacts, ledger: ledger_mod.Ledger) -> EveningView:
 
 
 def only_added(before: EveningFacts, news: News) -> bool:
-    """Whether the evening changed since ``before`` only by new hands at their first
-    version: settings and seatings the same, and the sum of versions grown by the count."""
+    """Whether the evening changed since ``before`` only by the hands ``news`` brings:
+    settings the same, no edit, and as many hands more as it has."""
     now, then = news.stamp, before.stamp
-    added = now.hands - len(before.hands)
+    added = now.hands - then.hands
     return (
         now.version == then.version
         and now.updated_at == then.updated_at
-        and now.seatings == then.seatings
+        and now.edits == then.edits
         and added > 0
-        and now.versions - then.versions == added
+        and added == len(news.hands)
     )
 
 
@@ -139,12 +139,11 @@ def current_view(evening_id: int, *, for_writing: bool = False) -> EveningView |
             return before
         if only_added(before.evening, news):
             facts = before.evening.with_hands(news.hands)
-            if facts.stamp == news.stamp:
-                added = facts.records(news.hands)
-                ledger = ledger_mod.extend(before.ledger, before.variant, facts.options, added)
-                current = build(facts, ledger)
-                remember(current)
-                return current
+            added = facts.records(news.hands)
+            ledger = ledger_mod.extend(before.ledger, before.variant, facts.options, added)
+            current = build(facts, ledger)
+            remember(current)
+            return current
     if lock:
         take_lock(evening_id)
     head = read_head(connection, evening_id)
@@ -155,7 +154,10 @@ def current_view(evening_id: int, *, for_writing: bool = False) -> EveningView |
     # Through the replays remembered by their facts: a hand just corrected was replayed to
     # check it, with exactly these facts.
     current = build(facts, replay(variant, facts.options, facts.records()))
-    if facts.stamp == head.stamp:  # else a write came between the queries: read it next time
+    # Each query reads what is committed when it runs: the facts are the stamp's only if
+    # it is still the same after them. Else a write came between: read it next time.
+    after = read_head(connection, evening_id)
+    if after is not None and after.stamp == head.stamp:
         remember(current)
     return current
 
