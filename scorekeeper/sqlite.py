@@ -21,9 +21,9 @@ from typing import Any
 
 from sqlalchemy import event, text
 from sqlalchemy.engine import Engine
-from sqlalchemy.orm import Session, SessionTransaction
 
 from scorekeeper.direct import Direct
+from scorekeeper.work import Work, when_ended
 
 #: How long a writer waits for another process's write to finish, in milliseconds.
 BUSY_TIMEOUT_MS = 5000
@@ -86,8 +86,8 @@ def _queue_file(database: str) -> _QueueFile:
     return held
 
 
-def begin_writing(session: Session) -> None:
-    """Start ``session``'s transaction as the database's one writer, after those before it.
+def begin_writing(unit: Work) -> None:
+    """Start ``unit``'s transaction as the database's one writer, after those before it.
 
     SQLite lets a waiting writer poll: it sleeps 1, 2, 5... up to 100 ms between tries, so
     under load the lock lies idle while writers sleep, and throughput falls as workers are
@@ -96,21 +96,22 @@ def begin_writing(session: Session) -> None:
     the database free. The place is left when the transaction ends (commit or rollback).
     A transaction that is writing already goes on as it is.
     """
-    if QUEUE in session.info:
+    if QUEUE in unit.info:
         return
-    database = session.get_bind().url.database
+    connection = unit.connection()
+    database = connection.engine.url.database
     queue = None
     if database and database != ":memory:":
         queue = _queue_file(database)
         fcntl.flock(queue.fd, fcntl.LOCK_EX)
-    session.info[QUEUE] = queue
-    BEGIN_IMMEDIATE.rows(session.connection(), {})
+    unit.info[QUEUE] = queue
+    BEGIN_IMMEDIATE.rows(connection, {})
 
 
-@event.listens_for(Session, "after_transaction_end")
-def _leave_queue(session: Session, transaction: SessionTransaction) -> None:
+@when_ended
+def _leave_queue(info: dict[str, Any]) -> None:
     """Let the next writer in once the transaction that queued has ended."""
-    if transaction.parent is None and QUEUE in session.info:
-        queue = session.info.pop(QUEUE)
+    if QUEUE in info:
+        queue = info.pop(QUEUE)
         if queue is not None:
             fcntl.flock(queue.fd, fcntl.LOCK_UN)

@@ -15,7 +15,7 @@ from typing import TypeVar
 
 from sqlalchemy.exc import IntegrityError
 
-from scorekeeper.extensions import db
+from scorekeeper import work
 
 T = TypeVar("T")
 
@@ -31,7 +31,7 @@ def retrying(unit: Callable[[], T]) -> T:
         try:
             return unit()
         except IntegrityError:
-            db.session.rollback()
+            work.current().rollback()
             if attempt == ATTEMPTS:
                 raise
             attempt += 1

@@ -13,14 +13,14 @@ from typing import Any
 from flask import Blueprint, Response, abort, jsonify, request, url_for
 from flask_babel import gettext
 
-from scorekeeper import access, archive, operations, serialize
+from scorekeeper import access, archive, operations, serialize, work
 from scorekeeper.blueprints import exports
 from scorekeeper.extensions import db
 from scorekeeper.idempotency import keep_answer, stored_answer
 from scorekeeper.models import Evening, Hand
 from scorekeeper.openapi import spec
 from scorekeeper.operations import EveningView, StaleVersionError
-from scorekeeper.tournament.tables import correction_reason, note_correction
+from scorekeeper.tournament.tables import correction_reason, note_correction, table_for_evening
 from scorekeeper.transactions import retrying
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -89,7 +89,7 @@ def idempotent(scope: str, handler: Handler) -> Response:
         data, status, location = handler()
         if key:
             keep_answer(scope, key, status=status, body=data, location=location)
-        db.session.commit()
+        work.current().commit()
         return reply(data, status, location)
 
     return retrying(unit)
@@ -221,7 +221,11 @@ def record_hand(evening_id: int) -> Response:
         location = url_for("api.show_hand", evening_id=evening_id, number=stored.hand.number)
         return data, 201, location
 
-    return idempotent(f"evening:{evening_id}", handler)
+    if table_for_evening(evening_id) is not None:
+        # The last hand of a tournament table closes it, through the mapped evening.
+        return idempotent(f"evening:{evening_id}", handler)
+    with work.plain():
+        return idempotent(f"evening:{evening_id}", handler)
 
 
 def find_or_404(evening: Evening, number: int) -> None:

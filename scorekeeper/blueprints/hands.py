@@ -23,7 +23,7 @@ from flask_babel import get_locale, gettext
 from markupsafe import Markup
 from werkzeug.wrappers import Response
 
-from scorekeeper import operations
+from scorekeeper import operations, work
 from scorekeeper.extensions import db
 from scorekeeper.handforms import hand_form
 from scorekeeper.idempotency import keep_answer, stored_answer
@@ -33,7 +33,7 @@ from scorekeeper.rules.base import ImplausibleHandError, InvalidInputError, Tabl
 from scorekeeper.rules.rotation import seating_for
 from scorekeeper.rules.variant import Variant
 from scorekeeper.serialize import text
-from scorekeeper.tournament.tables import correction_reason, note_correction
+from scorekeeper.tournament.tables import correction_reason, note_correction, table_for_evening
 from scorekeeper.transactions import retrying
 
 bp = Blueprint("hands", __name__, url_prefix="/evenings/<int:evening_id>/hands")
@@ -132,6 +132,15 @@ def render_table(
 @bp.post("")
 def create(evening_id: int) -> Response | tuple[str, int]:
     """Record the next hand from the table screen."""
+    if table_for_evening(evening_id) is not None:
+        # The last hand of a tournament table closes it, through the mapped evening.
+        return record(evening_id)
+    with work.plain():
+        return record(evening_id)
+
+
+def record(evening_id: int) -> Response | tuple[str, int]:
+    """Record the next hand in the request's unit of work (``work.current``)."""
     current = load_current(evening_id, for_writing=True)
     table = current.next_table
     entry = hand_form(current.variant)
@@ -152,11 +161,11 @@ def create(evening_id: int) -> Response | tuple[str, int]:
         try:
             hand, _ = operations.record_hand(current, facts, source="page")
         except ImplausibleHandError as warning:
-            db.session.rollback()
+            work.current().rollback()
             entry.place_errors(form, warning.warnings, text)
             return render_table(current, form, warnings=True, status=422)
         except InvalidInputError as error:
-            db.session.rollback()
+            work.current().rollback()
             entry.place_errors(form, error.errors, text)
             return render_table(current, form, status=422)
         location = url_for("evenings.show", evening_id=evening_id, saved=hand.number)
@@ -168,7 +177,7 @@ def create(evening_id: int) -> Response | tuple[str, int]:
                 body={"hand": hand.number},
                 location=location,
             )
-        db.session.commit()
+        work.current().commit()
         return redirect(location, 303)
 
     return retrying(unit)

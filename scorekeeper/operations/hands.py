@@ -8,6 +8,7 @@ from dataclasses import dataclass, replace
 from sqlalchemy import Connection, bindparam, insert, literal
 
 from scorekeeper import ledger as ledger_mod
+from scorekeeper import work
 from scorekeeper.direct import Direct
 from scorekeeper.extensions import db
 from scorekeeper.models import (
@@ -178,7 +179,7 @@ def store_hand(new: NewHand, *, source: str) -> NewHand:
     """
     evening_id = new.view.evening.id
     take_lock(evening_id)
-    connection = db.session.connection()
+    connection = work.current().connection()
     hand_id = add_hand(connection, new, source=source)
     if hand_id is None:
         current = current_view(evening_id)

@@ -22,13 +22,14 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from typing import Any
 
 from flask import current_app
 from sqlalchemy import event
-from sqlalchemy.orm import Session, SessionTransaction
+from sqlalchemy.orm import Session
 
 from scorekeeper import ledger as ledger_mod
-from scorekeeper.extensions import db
+from scorekeeper import work
 from scorekeeper.operations.facts import EveningFacts, News, read_facts, read_head, read_news
 from scorekeeper.operations.views import (
     HELD,
@@ -125,7 +126,7 @@ def current_view(evening_id: int, *, for_writing: bool = False) -> EveningView |
     which saves the write a round trip; SQLite's lock is the whole database's, taken only
     for the write itself.
     """
-    connection = db.session.connection()
+    connection = work.current().connection()
     lock = for_writing and locks_rows()
     before = kept().get(evening_id)
     if before is not None:
@@ -164,7 +165,8 @@ def current_view(evening_id: int, *, for_writing: bool = False) -> EveningView |
 
 def remember(current: EveningView) -> None:
     """Keep ``current`` now, or once committed if this transaction wrote anything."""
-    if db.session.info.get(WROTE) or db.session.info.get(HELD):
+    info = work.current().info
+    if info.get(WROTE) or info.get(HELD):
         keep_after_commit(current)
     else:
         kept().put(current)
@@ -173,14 +175,14 @@ def remember(current: EveningView) -> None:
 def keep_after_commit(current: EveningView) -> None:
     """Keep ``current`` (the evening as this request's transaction wrote it) once that
     transaction commits; forget it if it rolls back."""
-    staged: dict[int, EveningView] = db.session.info.setdefault(STAGED, {})
+    staged: dict[int, EveningView] = work.current().info.setdefault(STAGED, {})
     staged[current.evening.id] = current
 
 
-@event.listens_for(Session, "after_commit")
-def _publish(session: Session) -> None:
+@work.when_committed
+def _publish(info: dict[str, Any]) -> None:
     """The committed evenings are what the database now holds: keep them."""
-    staged = session.info.pop(STAGED, None)
+    staged = info.pop(STAGED, None)
     if staged:
         snapshots = kept()
         for current in staged.values():
@@ -193,14 +195,13 @@ def _mark_written(session: Session, flush_context: object) -> None:
     session.info[WROTE] = True
 
 
-@event.listens_for(Session, "after_transaction_end")
-def _unmark_written(session: Session, transaction: SessionTransaction) -> None:
+@work.when_ended
+def _unmark_written(info: dict[str, Any]) -> None:
     """A new transaction starts with nothing written."""
-    if transaction.parent is None:
-        session.info.pop(WROTE, None)
+    info.pop(WROTE, None)
 
 
-@event.listens_for(Session, "after_soft_rollback")
-def _discard(session: Session, previous_transaction: object) -> None:
+@work.when_rolled_back
+def _discard(info: dict[str, Any]) -> None:
     """Nothing a rolled-back transaction wrote is kept."""
-    session.info.pop(STAGED, None)
+    info.pop(STAGED, None)

@@ -12,12 +12,13 @@ from collections import OrderedDict
 from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Any
 
-from sqlalchemy import bindparam, event, func, select
-from sqlalchemy.orm import Session, SessionTransaction, selectinload
+from sqlalchemy import bindparam, func, select
+from sqlalchemy.orm import selectinload
 
 from scorekeeper import ledger as ledger_mod
-from scorekeeper import sqlite
+from scorekeeper import sqlite, work
 from scorekeeper.extensions import db
 from scorekeeper.models import (
     Evening,
@@ -145,13 +146,14 @@ def take_lock(evening_id: int) -> bool:
     has one writer at a time anyway, and takes its write lock now rather than at the first
     write, after the reads it would then have to redo (``sqlite.begin_writing``).
     """
-    held: set[int] = db.session.info.setdefault(HELD, set())
+    unit = work.current()
+    held: set[int] = unit.info.setdefault(HELD, set())
     if evening_id in held:
         return False
     if locks_rows():
-        db.session.connection().execute(LOCK_ROW, {"evening": evening_id})
+        unit.connection().execute(LOCK_ROW, {"evening": evening_id})
     else:
-        sqlite.begin_writing(db.session())
+        sqlite.begin_writing(unit)
     held.add(evening_id)
     return True
 
@@ -159,20 +161,19 @@ def take_lock(evening_id: int) -> bool:
 def locks_rows() -> bool:
     """Whether the database locks an evening's row for a write (PostgreSQL), rather than
     the whole database (SQLite, ``sqlite.begin_writing``)."""
-    return db.session.get_bind().dialect.name != "sqlite"
+    return db.engine.dialect.name != "sqlite"
 
 
 def note_locked(evening_id: int) -> None:
     """The evening's row was locked by a query of this transaction (``take_lock`` then
     finds it held)."""
-    db.session.info.setdefault(HELD, set()).add(evening_id)
+    work.current().info.setdefault(HELD, set()).add(evening_id)
 
 
-@event.listens_for(Session, "after_transaction_end")
-def _forget_locks(session: Session, transaction: SessionTransaction) -> None:
+@work.when_ended
+def _forget_locks(info: dict[str, Any]) -> None:
     """The locks end with the transaction that took them."""
-    if transaction.parent is None:
-        session.info.pop(HELD, None)
+    info.pop(HELD, None)
 
 
 def lock_evening(evening: Evening) -> None:
