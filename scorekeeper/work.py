@@ -3,8 +3,8 @@
 Most writes change mapped objects through the ORM session (``db.session``). Recording a
 hand into a casual evening, what a hall of tablets does most, needs none: its statements
 run on the driver's cursor (``direct``). For it the session's own begin, commit and
-close cost about a twelfth of the request (``bench/README.md``), so it runs in a
-``Plain`` unit of work on a connection of the app's engine instead (``plain``).
+close cost about a fourteenth of the request's instructions (``bench/README.md``), so it
+runs in a ``Plain`` unit of work on a connection of the app's engine instead (``plain``).
 
 Both offer what the writes need: ``connection()``, ``commit()``, ``rollback()`` and
 ``info``, where the transaction keeps what it holds (the evenings it locked, those to keep
