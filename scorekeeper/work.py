@@ -77,19 +77,42 @@ def _run(hooks: list[Hook], info: dict[str, Any]) -> None:
 
 
 class Plain:
-    """A unit of work on one connection of an engine, without the ORM session."""
+    """A unit of work on one connection of an engine, without the ORM session.
 
-    def __init__(self, connect: Callable[[], Connection]) -> None:
+    ``each_statement``: every statement commits on its own (the database's autocommit),
+    until ``begin`` starts a transaction. Recording a hand on PostgreSQL needs only two
+    statements, each safe on its own (``operations.hands.store_hand``): without ``BEGIN``
+    and ``COMMIT`` it makes two round trips to the server instead of four.
+    """
+
+    def __init__(self, connect: Callable[[], Connection], *, each_statement: bool = False) -> None:
         self._connect = connect
         self._connection: Connection | None = None
+        self.each_statement = each_statement
         self.info: dict[str, Any] = {}
 
     def connection(self) -> Connection:
         """The connection of the current transaction, begun if none is."""
         if self._connection is None:
             self._connection = self._connect()
-            self._connection.begin()
+            if self.each_statement:
+                self._connection.execution_options(isolation_level="AUTOCOMMIT")
+            else:
+                self._connection.begin()
         return self._connection
+
+    def begin(self) -> None:
+        """From now on, run the statements in one transaction, as if ``each_statement``
+        had never been asked for."""
+        if not self.each_statement:
+            return
+        self.each_statement = False
+        if self._connection is not None:
+            if self._connection.in_transaction():  # begun by SQLAlchemy, nothing held
+                self._connection.commit()
+            level = self._connection.default_isolation_level
+            self._connection.execution_options(isolation_level=level)
+            self._connection.begin()
 
     def commit(self) -> None:
         """Commit the current transaction (if one was begun) and end it."""
@@ -126,11 +149,17 @@ def current() -> Work:
     return db.session if found is None else found
 
 
+def committing_each_statement() -> Plain | None:
+    """The request's unit of work if each of its statements commits on its own."""
+    found: Plain | None = g.get(CURRENT)
+    return found if found is not None and found.each_statement else None
+
+
 @contextmanager
-def plain() -> Iterator[Plain]:
+def plain(*, each_statement: bool = False) -> Iterator[Plain]:
     """Work on a plain connection of the app's engine while the block runs; whatever the
-    block did not commit is rolled back when it ends."""
-    work = Plain(db.engine.connect)
+    block did not commit is rolled back when it ends. ``each_statement``: see ``Plain``."""
+    work = Plain(db.engine.connect, each_statement=each_statement)
     setattr(g, CURRENT, work)
     try:
         yield work

@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 from scorekeeper import sqlite, work
 from scorekeeper.extensions import db
 from scorekeeper.operations import snapshots
-from tests.conftest import PLAYERS4, sqlite_only
+from tests.conftest import PLAYERS4, SERVER_URL, sqlite_only
 
 HAND = {"contract": "einfach", "bidder": "Anna", "points": 40}
 
@@ -154,3 +154,61 @@ def test_a_plain_unit_leaves_sqlites_queue_when_it_rolls_back(app: Flask) -> Non
     writer.start()
     writer.join(timeout=10)
     assert done.is_set()
+
+
+def stored_reasons(app: Flask) -> list[str | None]:
+    """Every hand's void reason, as committed."""
+    with app.app_context():
+        found = db.session.execute(text("SELECT void_reason FROM hand ORDER BY id")).scalars()
+        reasons = list(found)
+        db.session.remove()
+    return reasons
+
+
+def test_each_statement_commits_on_its_own_until_a_transaction_begins(app: Flask) -> None:
+    client = app.test_client()
+    evening = start(client)
+    for _ in range(2):
+        assert client.post(f"/api/v1/evenings/{evening}/hands", json=HAND).status_code == 201
+    void = "UPDATE hand SET void_reason = :reason WHERE number = :number"
+    with app.test_request_context(), work.plain(each_statement=True) as unit:
+        assert work.committing_each_statement() is unit
+        unit.connection().execute(text(void), {"reason": "misdeal", "number": 1})
+        assert stored_reasons(app) == ["misdeal", None]  # committed already
+        unit.begin()
+        assert work.committing_each_statement() is None
+        unit.connection().execute(text(void), {"reason": "undo", "number": 2})
+    assert stored_reasons(app) == ["misdeal", None]  # the transaction was rolled back
+
+
+@pytest.fixture
+def transactions_begun(app: Flask) -> Iterator[list[object]]:
+    """Every transaction SQLAlchemy begins on the app's engine while the test runs."""
+    begun: list[object] = []
+
+    def note(connection: object) -> None:
+        begun.append(connection)
+
+    with app.app_context():
+        engine = db.engine
+    event.listen(engine, "begin", note)
+    yield begun
+    event.remove(engine, "begin", note)
+
+
+@pytest.mark.skipif(SERVER_URL is None, reason="SQLite's writers queue in a transaction")
+def test_on_postgresql_a_hand_without_a_key_is_one_insert_committing_on_its_own(
+    app: Flask, transactions_begun: list[object]
+) -> None:
+    client = app.test_client()
+    evening = start(client)
+    client.get(f"/api/v1/evenings/{evening}")  # the evening is kept and known as casual
+    transactions_begun.clear()
+    assert client.post(f"/api/v1/evenings/{evening}/hands", json=HAND).status_code == 201
+    assert transactions_begun == []
+    # With a key, the answer is kept in the hand's transaction.
+    headers = {"Idempotency-Key": "tap-2"}
+    answer = client.post(f"/api/v1/evenings/{evening}/hands", json=HAND, headers=headers)
+    assert answer.status_code == 201
+    assert len(transactions_begun) == 1
+    assert hands_stored(app, evening) == 2

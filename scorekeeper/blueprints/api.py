@@ -20,6 +20,7 @@ from scorekeeper.idempotency import keep_answer, stored_answer
 from scorekeeper.models import Evening, Hand
 from scorekeeper.openapi import spec
 from scorekeeper.operations import EveningView, StaleVersionError
+from scorekeeper.operations.views import locks_rows
 from scorekeeper.tournament.tables import correction_reason, note_correction, table_for_evening
 from scorekeeper.transactions import retrying
 
@@ -224,7 +225,10 @@ def record_hand(evening_id: int) -> Response:
     if table_for_evening(evening_id) is not None:
         # The last hand of a tournament table closes it, through the mapped evening.
         return idempotent(f"evening:{evening_id}", handler)
-    with work.plain():
+    # Without a key to keep an answer for, the hand is one insert that can commit on its
+    # own, where the database can lock the evening's row within it (PostgreSQL).
+    each_statement = locks_rows() and request.headers.get("Idempotency-Key") is None
+    with work.plain(each_statement=each_statement):
         return idempotent(f"evening:{evening_id}", handler)
 
 

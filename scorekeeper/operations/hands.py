@@ -59,35 +59,40 @@ from scorekeeper.validation import VOID_LENGTH, read_member, text_problem
 SHELL_KEYS = {"dealer", "confirm", "version", "correction"}
 HAND_TABLE = Hand.__table__
 
-#: The next hand's row, inserted only while the evening's stamp is the one it was checked
-#: against (``facts.unchanged``): checking and writing in one statement keeps the write
-#: lock short. Built once, since building it costs more than running it.
-ADD_HAND = Direct(
-    insert(HAND_TABLE)
-    .from_select(
-        [
-            "evening_id",
-            "number",
-            "dealer_id",
-            "input",
-            "version",
-            "created_at",
-            "updated_at",
-            "source",
-        ],
-        unchanged(
-            EVENING.c.id,
-            bindparam("number", type_=HAND_TABLE.c.number.type),
-            bindparam("dealer_id", type_=HAND_TABLE.c.dealer_id.type),
-            bindparam("input", type_=HAND_TABLE.c.input.type),
-            literal(1, HAND_TABLE.c.version.type),
-            bindparam("at", type_=HAND_TABLE.c.created_at.type),
-            bindparam("at", type_=HAND_TABLE.c.updated_at.type),
-            bindparam("source", type_=HAND_TABLE.c.source.type),
-        ),
+
+def _add_hand(*, locking: bool) -> Direct:
+    """The next hand's row, inserted only while the evening's stamp is the one it was
+    checked against (``facts.unchanged``): checking and writing in one statement keeps the
+    write lock short. ``locking``: the statement takes the evening's row lock itself (for
+    a statement that commits on its own, see ``store_hand``)."""
+    evening = unchanged(
+        EVENING.c.id,
+        bindparam("number", type_=HAND_TABLE.c.number.type),
+        bindparam("dealer_id", type_=HAND_TABLE.c.dealer_id.type),
+        bindparam("input", type_=HAND_TABLE.c.input.type),
+        literal(1, HAND_TABLE.c.version.type),
+        bindparam("at", type_=HAND_TABLE.c.created_at.type),
+        bindparam("at", type_=HAND_TABLE.c.updated_at.type),
+        bindparam("source", type_=HAND_TABLE.c.source.type),
     )
-    .returning(HAND_TABLE.c.id)
-)
+    if locking:
+        evening = evening.with_for_update(of=EVENING)
+    columns = [
+        "evening_id",
+        "number",
+        "dealer_id",
+        "input",
+        "version",
+        "created_at",
+        "updated_at",
+        "source",
+    ]
+    return Direct(insert(HAND_TABLE).from_select(columns, evening).returning(HAND_TABLE.c.id))
+
+
+#: Built once, since building them costs more than running them.
+ADD_HAND = _add_hand(locking=False)
+ADD_HAND_LOCKING = _add_hand(locking=True)
 
 
 def split_body(raw: object) -> tuple[dict[str, object], dict[str, object]]:
@@ -176,8 +181,21 @@ def store_hand(new: NewHand, *, source: str) -> NewHand:
     reached the evening meanwhile, the hand's row is not written, and it is checked again
     under the lock: an answer made from ``new`` must then be made again from what is
     returned. The evening with the hand is kept once the transaction commits.
+
+    Where each statement commits on its own (``work.Plain``, PostgreSQL), the read took no
+    lock and the insert takes it: it waits for any write to the evening under way, then
+    compares the stamp with the evening's row as that write left it, and commits the hand
+    with the stamp's count of it. Only if the evening changed does a transaction begin,
+    for the check under the lock.
     """
     evening_id = new.view.evening.id
+    if (plain := work.committing_each_statement()) is not None:
+        hand_id = add_hand(plain.connection(), new, source=source, query=ADD_HAND_LOCKING)
+        if hand_id is not None:
+            keep_after_commit(new.view)
+            close_when_due(new.view.evening, source=source)
+            return new
+        plain.begin()
     take_lock(evening_id)
     connection = work.current().connection()
     hand_id = add_hand(connection, new, source=source)
@@ -193,12 +211,15 @@ def store_hand(new: NewHand, *, source: str) -> NewHand:
     return new
 
 
-def add_hand(connection: Connection, new: NewHand, *, source: str) -> int | None:
+def add_hand(
+    connection: Connection, new: NewHand, *, source: str, query: Direct = ADD_HAND
+) -> int | None:
     """Insert the new hand's row unless the evening changed since ``new.base``; its id,
     or None when it was not written. The row is the hand's first version: no revision is
-    stored until it is changed (``Hand.history``)."""
+    stored until it is changed (``Hand.history``). ``query``: ``ADD_HAND`` or
+    ``ADD_HAND_LOCKING``."""
     hand = new.hand
-    rows = ADD_HAND.rows(
+    rows = query.rows(
         connection,
         {
             "evening": new.view.evening.id,

@@ -123,11 +123,12 @@ def current_view(evening_id: int, *, for_writing: bool = False) -> EveningView |
 
     ``for_writing``: the request is about to write to the evening. Where the database
     locks an evening's row for a write (PostgreSQL), the row is locked by this read,
-    which saves the write a round trip; SQLite's lock is the whole database's, taken only
-    for the write itself.
+    which saves the write a round trip, unless each statement commits on its own (the
+    insert then takes the lock, ``hands.store_hand``); SQLite's lock is the whole
+    database's, taken only for the write itself.
     """
     connection = work.current().connection()
-    lock = for_writing and locks_rows()
+    lock = for_writing and locks_rows() and work.committing_each_statement() is None
     before = kept().get(evening_id)
     if before is not None:
         last = before.evening.hands[-1].number if before.evening.hands else 0

@@ -259,10 +259,11 @@ def test_a_hand_checked_with_nothing_written_since_is_stored_as_checked(
 def test_a_tablet_that_waited_while_a_hand_was_corrected_checks_its_hand_against_it(
     workers: tuple[Flask, Flask],
 ) -> None:
-    """On PostgreSQL a tablet whose read waited for the evening's lock while another tablet
+    """On PostgreSQL a tablet that waited for the evening's lock while another tablet
     corrected a hand checks its own hand against the correction, and its answer counts it.
-    The read that waited saw the other tables as they stood before it waited (the old
-    hand); the stamp compared by the insert tells, and the hand is checked again."""
+    Its hand was checked against the evening as it stood before (the old hand); the stamp
+    compared by the insert, which waited for the lock, tells, and the hand is checked
+    again under the lock."""
     first, second = (app.test_client() for app in workers)
     evening = start(first)
     first.post(f"/api/v1/evenings/{evening}/hands", json=G1)
