@@ -119,6 +119,11 @@ def check_hand(
     return hand
 
 
+#: Hands in one evening, voided ones included: a long club evening plays a few hundred,
+#: and every read of an evening replays its hands (docs/limits.md).
+MAX_HANDS = 10_000
+
+
 def prepare_hand(current: EveningView, raw: object) -> tuple[ledger_mod.HandRecord, EveningView]:
     """The next hand as it would be recorded, and the evening played on with it.
 
@@ -135,6 +140,9 @@ def prepare_hand(current: EveningView, raw: object) -> tuple[ledger_mod.HandReco
     hand_input = check_hand(current.evening, facts, table, confirm=bool(shell.get("confirm")))
     hands = current.evening.hands
     number = hands[-1].number + 1 if hands else 1  # hands are in order of their numbers
+    if number > MAX_HANDS:
+        limit = msg("An evening holds at most {n} hands; start a new one.", n=MAX_HANDS)
+        raise InvalidHandError.single("evening", limit)
     record = ledger_mod.HandRecord(number, table, hand_input.to_json())
     ledger = ledger_mod.extend(current.ledger, current.variant, current.evening.options, [record])
     upcoming = table_after(current.seatings, (r.record for r in reversed(ledger.hands)))
@@ -297,6 +305,8 @@ def replace_hand(
     """
     lock_evening(evening)
     ensure_open(evening, correction=correction)
+    if correction is not None and (problem := text_problem(correction, VOID_LENGTH)):
+        raise InvalidHandError.single("correction", problem)
     hand = find_hand(evening, number)
     facts, shell = split_body(raw)
     check_version(shell.get("version"), hand.version)
