@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import ipaddress
+import json
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
@@ -103,6 +104,21 @@ def keep(updated: Grants) -> str:
     session[SESSION_KEY] = updated.as_dict()
     session.permanent = True
     return _serializer().dumps(updated.as_dict())
+
+
+def requester() -> str:
+    """Who is asking, by what they have unlocked: the scope of their request keys
+    (``idempotency``, ``docs/recording.md``).
+
+    Not the device or its token: a tablet whose token expired while its outbox waited, and
+    that was unlocked again, is the same requester and must find its answers. Two devices
+    holding the same rights (the PIN, one table's code, one tournament's organiser login)
+    are one requester, as they could act for each other anyway.
+    """
+    held = grants()
+    rights = {"pin": held.pin, "table": held.table, "organiser": sorted(set(held.organiser))}
+    text = json.dumps(rights, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
 def pin_fingerprint(pin: str) -> str:

@@ -230,12 +230,18 @@ class IdempotentResponse(db.Model):  # type: ignore[name-defined,misc]
     """The answer given to a request with an ``Idempotency-Key``, replayed on a repeat."""
 
     __tablename__ = "idempotent_response"
-    __table_args__ = (UniqueConstraint("scope", "key"),)
+    __table_args__ = (UniqueConstraint("scope", "requester", "key"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     #: What the key is unique within: an evening ("evening:7") or the evening list.
     scope: Mapped[str] = mapped_column(String(40), nullable=False)
+    #: Who sent it, by what they had unlocked (``access.requester``): another requester's
+    #: key is another key.
+    requester: Mapped[str] = mapped_column(String(64), nullable=False, default="")
     key: Mapped[str] = mapped_column(String(200), nullable=False)
+    #: The request the answer belongs to (``idempotency.fingerprint``); none on answers
+    #: kept before requests were fingerprinted.
+    fingerprint: Mapped[str | None] = mapped_column(String(64), nullable=True)
     status: Mapped[int] = mapped_column(nullable=False)
     body: Mapped[dict[str, Any]] = mapped_column(JSON, nullable=False)
     location: Mapped[str | None] = mapped_column(String(200), nullable=True)

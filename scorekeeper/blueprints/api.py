@@ -16,7 +16,7 @@ from flask_babel import gettext
 from scorekeeper import access, archive, operations, serialize, work
 from scorekeeper.blueprints import exports
 from scorekeeper.extensions import db
-from scorekeeper.idempotency import keep_answer, stored_answer
+from scorekeeper.idempotency import fingerprint, keep_answer, stored_answer
 from scorekeeper.models import Evening, Hand
 from scorekeeper.openapi import spec
 from scorekeeper.operations import EveningView, StaleVersionError
@@ -74,26 +74,54 @@ def load_current(evening_id: int, *, for_writing: bool = False) -> EveningView:
 Handler = Callable[[], tuple[dict[str, Any], int, str | None]]
 
 
-def idempotent(scope: str, handler: Handler) -> Response:
+def idempotent(scope: str, handler: Handler, *, secrets: tuple[str, ...] = ()) -> Response:
     """Run ``handler`` once per ``Idempotency-Key``; a repeat gets the first answer back.
 
-    The answer is kept in the same transaction as the change, so two requests with one
-    key at the same moment cannot both commit: the loser runs again and finds the answer.
+    The key belongs to ``scope`` and to the requester (``access.requester``), and means one
+    request: sent again with another method, path or body it is refused with 422 and
+    nothing runs (``docs/recording.md``). ``secrets``: keys of the answer that a repeat
+    never carries (an organiser's token). The answer is kept in the same transaction as
+    the change, so two requests with one key at the same moment cannot both commit: the
+    loser runs again and finds the answer.
     """
     key = request.headers.get("Idempotency-Key")
     if key is not None and len(key) > MAX_KEY_LENGTH:
         abort(400, description=gettext("The Idempotency-Key is too long."))
+    who = access.requester() if key else ""
 
     def unit() -> Response:
-        if key and (stored := stored_answer(scope, key)) is not None:
-            return reply(stored.body, stored.status, stored.location)
+        if key:
+            request_print = fingerprint(request.method, request.path, body())
+            if (stored := stored_answer(scope, who, key)) is not None:
+                if not stored.answers(request_print):
+                    work.current().rollback()
+                    return key_reused()
+                return reply(stored.body, stored.status, stored.location)
         data, status, location = handler()
         if key:
-            keep_answer(scope, key, status=status, body=data, location=location)
+            keep_answer(
+                scope,
+                who,
+                key,
+                fingerprint=request_print,
+                status=status,
+                body=data,
+                location=location,
+                secrets=secrets,
+            )
         work.current().commit()
         return reply(data, status, location)
 
     return retrying(unit)
+
+
+def key_reused() -> Response:
+    """The 422 for a key that already belongs to another request."""
+    message = gettext(
+        "This Idempotency-Key was already used for another request, so nothing was done. "
+        "Send every new request with a new key."
+    )
+    return reply({"errors": {"Idempotency-Key": [message]}}, 422)
 
 
 def reply(data: dict[str, Any], status: int, location: str | None = None) -> Response:

@@ -76,7 +76,7 @@ def create() -> Response:
         location = url_for("tournament_api.show", tournament_id=tournament.id)
         return {**tournament_json(tournament), "token": token}, 201, location
 
-    return idempotent("tournaments", handler)
+    return idempotent("tournaments", handler, secrets=("token",))
 
 
 @bp.post("/tournaments/<int:tournament_id>/login")
