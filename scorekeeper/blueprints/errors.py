@@ -22,6 +22,7 @@ from scorekeeper.models import Evening
 from scorekeeper.operations import (
     AlreadyVoidError,
     EveningClosedError,
+    HandNumberTakenError,
     NotFoundError,
     StaleVersionError,
 )
@@ -67,6 +68,26 @@ def json_error(status: int, field: str, message: str) -> Response:
     response = jsonify({"errors": {field: [message]}})
     response.status_code = status
     return response
+
+
+def keep_entry() -> tuple[str, int] | None:
+    """A hand or a correction refused for its expired form protection, shown again as
+    typed, for the caller who may see it (``docs/recording.md``); None for any other form.
+
+    The protection is checked before the access check, which is made here first.
+    """
+    from scorekeeper.blueprints import guard, hands
+
+    args = request.view_args or {}
+    if request.endpoint not in ("hands.create", "hands.update"):
+        return None
+    try:
+        guard.check_request()
+        if request.endpoint == "hands.create":
+            return hands.keep_expired_entry(int(args["evening_id"]))
+        return hands.keep_expired_correction(int(args["evening_id"]), int(args["number"]))
+    except (AccessDeniedError, HTTPException):  # not theirs to see, or no such hand
+        return None
 
 
 def register(app: Flask) -> None:
@@ -163,9 +184,24 @@ def register(app: Flask) -> None:
             return json_error(409, "tournament", message)
         return render_template("errors/500.html", message=message), 409
 
+    @app.errorhandler(HandNumberTakenError)
+    def number_taken(error: HandNumberTakenError) -> Response | tuple[str, int]:
+        db.session.rollback()
+        message = gettext(
+            "Hand %(n)s is recorded already; the next hand is %(m)s. Nothing was recorded: "
+            "check the hand and send it again as %(m)s if it is another one.",
+            n=error.expected,
+            m=error.upcoming,
+        )
+        if wants_json():
+            return json_error(409, "number", message)
+        return render_template("errors/500.html", message=message), 409
+
     @app.errorhandler(CSRFError)
     def expired(_error: CSRFError) -> tuple[str, int]:
         db.session.rollback()
+        if (kept := keep_entry()) is not None:
+            return kept
         message = gettext(
             "This page was open too long or came from elsewhere. Nothing was saved: "
             "go back, reload the page and enter it again."

@@ -4,7 +4,17 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, session, url_for
+from flask import (
+    Blueprint,
+    abort,
+    flash,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
 from flask_babel import get_locale, gettext
 from sqlalchemy import select
 from werkzeug.wrappers import Response
@@ -96,8 +106,13 @@ def create() -> Response | tuple[str, int]:
 
 
 @bp.get("/evenings/<int:evening_id>")
-def show(evening_id: int) -> str:
-    """The table screen: who deals, the pot, balances, the hand entry, the last hands."""
+def show(evening_id: int) -> Response:
+    """The table screen: who deals, the pot, balances, the hand entry, the last hands.
+
+    Never kept by the browser: Back and reload fetch it anew, so the entry form comes
+    with a fresh token and the hand it is for, never pre-ticked with the last hand
+    (``docs/recording.md``).
+    """
     current = load_current(evening_id)
     saved = request.args.get("saved", type=int)
     saved_result = next(
@@ -105,7 +120,7 @@ def show(evening_id: int) -> str:
         None,
     )
     form = new_form(current)
-    return render_template(
+    page = render_template(
         "evenings/show.html",
         current=current,
         form=form,
@@ -114,6 +129,9 @@ def show(evening_id: int) -> str:
         saved=saved_result,
         **form_context(current.variant, current.next_table),
     )
+    response = make_response(page)
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 @bp.get("/evenings/<int:evening_id>/hands")

@@ -1,19 +1,22 @@
 """Pages that record, preview, undo, edit and void hands.
 
-Every POST redirects (POST-redirect-GET); a new hand carries a one-time token, so a double
-tap or a resent form records it once.
+Every POST redirects (POST-redirect-GET); a new hand carries a one-time token and the
+number it is entered as, so a double tap or a resent form records it once, and a stale
+form records nothing over or under another hand (``docs/recording.md``).
 """
 
 from __future__ import annotations
 
 import secrets
 from collections import OrderedDict
+from dataclasses import dataclass
 
 from flask import (
     Blueprint,
     abort,
     current_app,
     flash,
+    jsonify,
     redirect,
     render_template,
     request,
@@ -23,10 +26,11 @@ from flask_babel import get_locale, gettext
 from markupsafe import Markup
 from werkzeug.wrappers import Response
 
-from scorekeeper import operations, work
+from scorekeeper import access, operations, work
 from scorekeeper.extensions import db
 from scorekeeper.handforms import hand_form
-from scorekeeper.idempotency import keep_answer, stored_answer
+from scorekeeper.idempotency import fingerprint, keep_answer, stored_answer
+from scorekeeper.ledger import HandResult
 from scorekeeper.models import Evening
 from scorekeeper.rules import get_variant
 from scorekeeper.rules.base import ImplausibleHandError, InvalidInputError, Table
@@ -57,10 +61,13 @@ def load_current(evening_id: int, *, for_writing: bool = False) -> operations.Ev
 
 
 def new_form(current: operations.EveningView, formdata: object = None) -> object:
-    """The entry form for the next hand, with a fresh one-time token."""
+    """The entry form for the next hand, with a fresh one-time token and the number the
+    hand is entered as (``docs/recording.md``)."""
     form = hand_form(current.variant).build(current.next_table, formdata=formdata)
     if not form.token.data:
         form.token.data = secrets.token_urlsafe(16)
+    if not form.number.data:
+        form.number.data = str(operations.next_number(current.evening))
     return form
 
 
@@ -114,8 +121,26 @@ def form_context(variant: Variant, table: Table) -> dict[str, object]:
     }
 
 
+@dataclass(frozen=True, slots=True)
+class Conflict:
+    """Why an entry sent as a new hand was not recorded: the hand it was entered as is
+    stored already, as another entry (``docs/recording.md``, "Stale forms")."""
+
+    #: The hand the entry was meant to be.
+    number: int
+    #: What is stored as that hand (None if it is not in the evening).
+    saved: HandResult | None
+    #: The number the entry gets when saved now.
+    upcoming: int
+
+
 def render_table(
-    current: operations.EveningView, form: object, *, warnings: bool = False, status: int = 200
+    current: operations.EveningView,
+    form: object,
+    *,
+    warnings: bool = False,
+    conflict: Conflict | None = None,
+    status: int = 200,
 ) -> tuple[str, int]:
     """The table screen with the given entry form."""
     page = render_template(
@@ -124,9 +149,40 @@ def render_table(
         form=form,
         warnings=warnings,
         saved=None,
+        conflict=conflict,
+        refused=status in (400, 409, 422),
         **form_context(current.variant, current.next_table),
     )
     return page, status
+
+
+#: Sent by the table screen's outbox (``static/table.js``): a saved hand is answered with
+#: JSON instead of a redirect, so the outbox knows it is stored before it sends the next.
+OUTBOX_HEADER = "X-Scorekeeper-Outbox"
+
+
+def answer_saved(location: str, number: int) -> Response:
+    """The answer to a hand stored (now or by the same entry before): the table screen
+    with its receipt, or for the outbox the hand's number and that address."""
+    if request.headers.get(OUTBOX_HEADER) == "1":
+        return jsonify({"saved": number, "location": location})
+    return redirect(location, 303)
+
+
+#: Form fields that are not the entry: its protection, its key and the number it expects.
+NOT_THE_ENTRY = {"csrf_token", "token", "number"}
+
+
+def entry_as_sent() -> dict[str, list[str]]:
+    """The entry as the form sent it, for its fingerprint: what the player chose, not
+    what the evening made of it (a dealer left as proposed is proposed anew once the
+    hand is stored, and must not make a double tap another entry)."""
+    return {name: request.form.getlist(name) for name in request.form if name not in NOT_THE_ENTRY}
+
+
+def expected_number(value: str | None) -> int | None:
+    """The number the form was rendered for (none from a form without one)."""
+    return int(value) if value and value.isdigit() and len(value) < 10 else None
 
 
 @bp.post("")
@@ -140,7 +196,13 @@ def create(evening_id: int) -> Response | tuple[str, int]:
 
 
 def record(evening_id: int) -> Response | tuple[str, int]:
-    """Record the next hand in the request's unit of work (``work.current``)."""
+    """Record the next hand in the request's unit of work (``work.current``).
+
+    The form's token is the entry's key: sent again with the same entry (a double tap, a
+    reload, the outbox after a dropped answer) it gets the first answer; with another
+    entry, or as a hand that another entry has become meanwhile, it gets the table
+    screen saying so, with the entry kept (``render_conflict``).
+    """
     current = load_current(evening_id, for_writing=True)
     table = current.next_table
     entry = hand_form(current.variant)
@@ -149,17 +211,29 @@ def record(evening_id: int) -> Response | tuple[str, int]:
         return render_table(current, form)
     token = form.token.data or ""
     facts = entry.to_facts(form, table)
+    entry_print = fingerprint("POST", request.path, entry_as_sent())
     if facts.get("dealer") == table.dealer:
         # The rotation's dealer, left as proposed: should another tablet record a hand
         # first, the rotation proposes anew instead of dealing to the same player twice.
         del facts["dealer"]
+    if (number := expected_number(form.number.data)) is not None:
+        facts["number"] = number
+    scope, who, key = f"evening:{evening_id}", access.requester(), f"page:{token}"
 
     def unit() -> Response | tuple[str, int]:
-        previous = stored_answer(f"evening:{evening_id}", f"page:{token}") if token else None
+        previous = stored_answer(scope, who, key) if token else None
         if previous is not None:
-            return redirect(previous.location or url_for("evenings.show", evening_id=evening_id))
+            work.current().rollback()
+            saved_as = int(previous.body["hand"])
+            if previous.answers(entry_print):
+                location = previous.location or url_for("evenings.show", evening_id=evening_id)
+                return answer_saved(location, saved_as)
+            return render_conflict(evening_id, saved_as)
         try:
             hand, _ = operations.record_hand(current, facts, source="page")
+        except operations.HandNumberTakenError as taken:
+            work.current().rollback()
+            return render_conflict(evening_id, taken.expected)
         except ImplausibleHandError as warning:
             work.current().rollback()
             entry.place_errors(form, warning.warnings, text)
@@ -171,16 +245,50 @@ def record(evening_id: int) -> Response | tuple[str, int]:
         location = url_for("evenings.show", evening_id=evening_id, saved=hand.number)
         if token:
             keep_answer(
-                f"evening:{evening_id}",
-                f"page:{token}",
+                scope,
+                who,
+                key,
+                fingerprint=entry_print,
                 status=303,
                 body={"hand": hand.number},
                 location=location,
             )
         work.current().commit()
-        return redirect(location, 303)
+        return answer_saved(location, hand.number)
 
     return retrying(unit)
+
+
+def render_conflict(evening_id: int, number: int) -> tuple[str, int]:
+    """The table screen after an entry met a hand stored as its number: what is stored,
+    and the entry as typed, ready to save as the next hand with one tap (a new token)."""
+    current = load_current(evening_id)
+    table = current.next_table
+    upcoming = operations.next_number(current.evening)
+    saved = next((r for r in current.ledger.hands if r.record.number == number), None)
+    form = hand_form(current.variant).build(table, formdata=request.form)
+    if saved is not None and form.dealer.data == saved.record.table.dealer:
+        form.dealer.data = table.dealer  # that player has dealt: the rotation goes on
+    form.token.data = secrets.token_urlsafe(16)
+    form.number.data = str(upcoming)
+    return render_table(current, form, conflict=Conflict(number, saved, upcoming), status=409)
+
+
+def keep_expired_entry(evening_id: int) -> tuple[str, int]:
+    """The table screen with the entry as typed, after its page's form protection
+    expired (a form left open over dinner) or its cookie was lost: nothing is saved, one
+    tap on Save sends it again with a fresh protection (``docs/recording.md``)."""
+    current = load_current(evening_id)
+    form = hand_form(current.variant).build(current.next_table, formdata=request.form)
+    if not form.token.data:
+        form.token.data = secrets.token_urlsafe(16)
+    form.form_errors.append(
+        gettext(
+            "Nothing was saved yet: this page was open a long time. Check the hand and tap "
+            "Save once more."
+        )
+    )
+    return render_table(current, form, status=400)
 
 
 @bp.post("/preview")
@@ -229,15 +337,23 @@ def hand_table(evening: Evening, number: int) -> Table:
 
 
 def render_edit(
-    evening: Evening, number: int, form: object, *, warnings: bool = False, status: int = 200
+    evening: Evening,
+    number: int,
+    form: object,
+    *,
+    warnings: bool = False,
+    stale: bool = False,
+    status: int = 200,
 ) -> tuple[str, int]:
-    """The edit page of one hand with its revision history."""
+    """The edit page of one hand with its revision history; ``stale``: the correction
+    typed was made to an older version, shown beside the version stored now."""
     page = render_template(
         "hands/edit.html",
         current=operations.view(evening),
         hand=operations.find_hand(evening, number),
         form=form,
         warnings=warnings,
+        stale=stale,
         **form_context(get_variant(evening.game, evening.variant), hand_table(evening, number)),
     )
     return page, status
@@ -286,11 +402,8 @@ def update(evening_id: int, number: int) -> Response | tuple[str, int]:
                 note_correction(current, number, correction)
         except operations.StaleVersionError:
             db.session.rollback()
-            form.form_errors.append(
-                gettext("Someone else changed this hand meanwhile. Check it and save again.")
-            )
             form.version.data = str(operations.find_hand(load(evening_id), number).version)
-            return render_edit(load(evening_id), number, form, status=409)
+            return render_edit(load(evening_id), number, form, stale=True, status=409)
         except ImplausibleHandError as warning:
             db.session.rollback()
             entry.place_errors(form, warning.warnings, text)
@@ -304,6 +417,24 @@ def update(evening_id: int, number: int) -> Response | tuple[str, int]:
         return redirect(url_for("evenings.history", evening_id=evening_id), 303)
 
     return retrying(unit)
+
+
+def keep_expired_correction(evening_id: int, number: int) -> tuple[str, int]:
+    """The edit page with the correction as typed, after its form protection expired
+    (see ``keep_expired_entry``)."""
+    evening = load(evening_id)
+    try:
+        table = hand_table(evening, number)
+    except operations.NotFoundError:
+        abort(404)
+    form = hand_form(get_variant(evening.game, evening.variant)).build(table, formdata=request.form)
+    form.form_errors.append(
+        gettext(
+            "Nothing was saved yet: this page was open a long time. Check the correction and "
+            "tap Save once more."
+        )
+    )
+    return render_edit(evening, number, form, status=400)
 
 
 @bp.post("/<int:number>/void")

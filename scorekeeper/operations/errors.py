@@ -14,6 +14,17 @@ class StaleVersionError(ScorekeeperError):
     """The record changed since the client read it; the client must reload."""
 
 
+class HandNumberTakenError(ScorekeeperError):
+    """The hand was entered as hand ``expected`` (on a form rendered before another hand
+    was saved, or sent from an outbox), but the evening's next hand is ``upcoming``: it is
+    not recorded over or under another silently (``docs/recording.md``)."""
+
+    def __init__(self, expected: int, upcoming: int) -> None:
+        super().__init__(expected, upcoming)
+        self.expected = expected
+        self.upcoming = upcoming
+
+
 class NotFoundError(ScorekeeperError):
     """No such hand in this evening."""
 

@@ -19,6 +19,7 @@ from scorekeeper.models import (
 )
 from scorekeeper.operations.errors import (
     AlreadyVoidError,
+    HandNumberTakenError,
     NotFoundError,
     StaleVersionError,
     ensure_open,
@@ -55,8 +56,9 @@ from scorekeeper.rules.rotation import seating_for
 from scorekeeper.validation import VOID_LENGTH, read_member, text_problem
 
 #: Keys of a hand body that belong to the shell, not to the variant's facts (``correction``:
-#: the organiser's reason for changing a closed tournament table).
-SHELL_KEYS = {"dealer", "confirm", "version", "correction"}
+#: the organiser's reason for changing a closed tournament table; ``number``: the number a
+#: new hand expects to get).
+SHELL_KEYS = {"dealer", "confirm", "version", "correction", "number"}
 HAND_TABLE = Hand.__table__
 
 
@@ -138,15 +140,35 @@ def prepare_hand(current: EveningView, raw: object) -> tuple[ledger_mod.HandReco
         errors.raise_if_any(InvalidHandError)
         table = Table(table.players, dealer or table.dealer)
     hand_input = check_hand(current.evening, facts, table, confirm=bool(shell.get("confirm")))
-    hands = current.evening.hands
-    number = hands[-1].number + 1 if hands else 1  # hands are in order of their numbers
+    number = next_number(current.evening)
     if number > MAX_HANDS:
         limit = msg("An evening holds at most {n} hands; start a new one.", n=MAX_HANDS)
         raise InvalidHandError.single("evening", limit)
+    check_expected_number(shell.get("number"), number)
     record = ledger_mod.HandRecord(number, table, hand_input.to_json())
     ledger = ledger_mod.extend(current.ledger, current.variant, current.evening.options, [record])
     upcoming = table_after(current.seatings, (r.record for r in reversed(ledger.hands)))
     return record, replace(current, ledger=ledger, next_table=upcoming)
+
+
+def next_number(evening: Evening | EveningFacts) -> int:
+    """The number the evening's next hand gets: one past its last, voided hands
+    included, since a number once given is never given again."""
+    hands = evening.hands
+    return hands[-1].number + 1 if hands else 1  # hands are in order of their numbers
+
+
+def check_expected_number(expected: object, upcoming: int) -> None:
+    """Refuse a hand sent as another number than the one it would get (``number`` in the
+    body; none sent: no check)."""
+    if expected is None:
+        return
+    if isinstance(expected, bool) or not isinstance(expected, int) or expected < 1:
+        raise InvalidHandError.single(
+            "number", msg("Send the hand's number as a whole number from 1.")
+        )
+    if expected != upcoming:
+        raise HandNumberTakenError(expected, upcoming)
 
 
 @dataclass(frozen=True, slots=True)
