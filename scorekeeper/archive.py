@@ -24,6 +24,7 @@ from scorekeeper.models import (
     Seat,
     Seating,
 )
+from scorekeeper.operations.hands import MAX_HANDS
 from scorekeeper.rules import get_variant
 from scorekeeper.rules.base import InvalidInputError, InvalidSettingsError, Message, msg
 from scorekeeper.rules.options import parse_options
@@ -234,7 +235,12 @@ def _build(data: object, source: str) -> Evening:
         )
         seating.seats = [Seat(position=p, player=pl) for p, pl in enumerate(players)]
         db.session.add(seating)
-    for raw in _need(data, "hands", list, "the archive"):
+    hands = _need(data, "hands", list, "the archive")
+    if len(hands) > MAX_HANDS:
+        raise _fail(
+            msg("The file holds more than {n} hands: too many for one evening.", n=MAX_HANDS)
+        )
+    for raw in hands:
         _import_hand(evening, raw, person)
     for raw in _need(data, "settings_revisions", list, "the archive"):
         db.session.add(
