@@ -18,6 +18,7 @@ from wtforms.validators import Optional
 
 from scorekeeper.rules.base import Message
 from scorekeeper.rules.variant import Variant
+from scorekeeper.validation import NAME_LENGTH, TEXT_LENGTH
 
 #: Seats offered on the forms: enough for every game's largest table.
 SEATS = 8
@@ -40,7 +41,11 @@ def _add_seats(cls: type[FlaskForm], count: int, dealer_label: Any) -> None:
             f"seat_{i}",
             StringField(
                 _l("Seat %(n)s", n=i + 1),
-                render_kw={"autocomplete": "off", "list": "known-players", "maxlength": 80},
+                render_kw={
+                    "autocomplete": "off",
+                    "list": "known-players",
+                    "maxlength": NAME_LENGTH,
+                },
             ),
         )
     cls.dealer_seat = RadioField(
@@ -66,8 +71,8 @@ def seated_names(form: FlaskForm, count: int) -> tuple[list[str], str | None]:
 
 def add_settings(cls: type[FlaskForm], variant: Variant, render: Any, today: date | None) -> None:
     """Title, place, date and every house rule with its one-line explanation."""
-    cls.title = StringField(_l("Title"), render_kw={"maxlength": 200})
-    cls.place = StringField(_l("Place"), render_kw={"maxlength": 200})
+    cls.title = StringField(_l("Title"), render_kw={"maxlength": TEXT_LENGTH})
+    cls.place = StringField(_l("Place"), render_kw={"maxlength": TEXT_LENGTH})
     cls.date = DateField(_l("Date"), validators=[Optional()], default=today)
     for spec in variant.option_specs:
         label = render(spec.label)

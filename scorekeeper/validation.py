@@ -22,15 +22,23 @@ from scorekeeper.rules.base import (
 from scorekeeper.rules.options import parse_options
 from scorekeeper.rules.variant import Variant
 
-#: The longest name, title or place: what their columns hold.
-NAME_LENGTH = 80
+#: The longest player name (evenings, seatings, tournament entrants): a name tile on the
+#: table screen and a column of the score sheet hold about this many characters, and the
+#: longest real names ("Anna-Barbara Zurbriggen-Imboden") stay well below it
+#: (docs/limits.md).
+NAME_LENGTH = 40
+#: What a name's columns hold (``Player.name`` and ``name_key``, ``Entrant.name``): names
+#: stored before the limit was lowered to 40 keep their spelling, and a name's folded form
+#: ("ß" folds to "ss") must fit here.
+NAME_COLUMN = 80
+#: The longest title, place, club or tournament name: what their columns hold.
 TEXT_LENGTH = 200
 #: Languages the pages and printouts speak.
 LANGUAGES = ("de", "en")
 #: Names of common accounts; a player called like one would be mistaken for it.
 RESERVED = {POT, KASSE}
-#: The longest reason for voiding a hand.
-VOID_LENGTH = 500
+#: The longest reason for voiding or correcting a hand: a sentence, as long as a title.
+VOID_LENGTH = 200
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,29 +73,58 @@ def text_problem(value: str, limit: int) -> Message | None:
     return None
 
 
-def name_problem(name: str) -> Message | None:
+def name_problem(name: str, limit: int = NAME_LENGTH) -> Message | None:
     """Why a (stripped, non-empty) player name cannot be stored, if it cannot.
 
-    Its folded form is stored too, and can be longer ("ß" folds to "ss").
+    Its folded form is stored too, and can be longer ("ß" folds to "ss"): it must fit its
+    column. ``limit``: ``NAME_COLUMN`` for names stored before (an archive's).
+
+    >>> name_problem("Anna-Barbara Zurbriggen-Imboden") is None
+    True
+    >>> name_problem("A" * 41).render()
+    'Names can be at most 40 characters long.'
+    >>> name_problem("A" * 41, NAME_COLUMN) is None
+    True
     """
-    if len(name) > NAME_LENGTH or len(name_key(name)) > NAME_LENGTH:
-        return msg("Names can be at most {n} characters long.", n=NAME_LENGTH)
-    return text_problem(name, NAME_LENGTH)
+    if len(name) > limit or len(name_key(name)) > NAME_COLUMN:
+        return msg("Names can be at most {n} characters long.", n=limit)
+    return text_problem(name, limit)
 
 
 def read_players(
-    value: object, variant: Variant, errors: ErrorCollector, field: str = "players"
+    value: object,
+    variant: Variant,
+    errors: ErrorCollector,
+    field: str = "players",
+    *,
+    seated: Sequence[str] = (),
 ) -> tuple[str, ...]:
-    """A list of distinct names whose count the game allows."""
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+    """A list of distinct names whose count the game allows.
+
+    A list longer than the largest table is refused as a whole, without reading its names:
+    one message, however long the list. ``seated``: names already at this evening's table,
+    which keep their spelling even when longer than ``NAME_LENGTH`` (stored before the
+    limit was lowered; up to ``NAME_COLUMN``).
+    """
+    if not isinstance(value, list):
+        errors.add(field, msg("List the players' names in playing order."))
+        return ()
+    if len(value) > variant.max_players:
+        problem = variant.player_count_problem(len(value))
+        assert problem is not None
+        errors.add(field, problem)
+        return ()
+    if not all(isinstance(v, str) for v in value):
         errors.add(field, msg("List the players' names in playing order."))
         return ()
     names = tuple(v.strip() for v in value)
+    known = {name_key(s) for s in seated}
     seen: set[str] = set()
     for name in names:
+        limit = NAME_COLUMN if name_key(name) in known else NAME_LENGTH
         if not name:
             errors.add(field, msg("A player's name is empty."))
-        elif (problem := name_problem(name)) is not None:
+        elif (problem := name_problem(name, limit)) is not None:
             errors.add(field, problem)
         elif name_key(name) in seen:
             errors.add(field, msg("{name} is listed twice.", name=name))

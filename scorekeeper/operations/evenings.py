@@ -35,6 +35,12 @@ from scorekeeper.validation import (
     reject_unknown,
 )
 
+#: Seatings of one evening, the first included. Every read of an evening goes through its
+#: seatings; tables change a handful of times in an evening, and once per hand at most
+#: makes sense, so a thousand is far beyond any evening while keeping its reads quick
+#: (docs/limits.md).
+MAX_SEATINGS = 1000
+
 
 def player_named(name: str) -> Player:
     """The player of that name, created on first use."""
@@ -108,10 +114,16 @@ def change_seating(evening: Evening, raw: object, *, source: str) -> Seating:
     ensure_open(evening)
     if not isinstance(raw, Mapping):
         raise InvalidSettingsError.single("body", msg("Send the seating as a JSON object."))
+    if len(evening.seatings) >= MAX_SEATINGS:
+        raise InvalidSettingsError.single(
+            "players",
+            msg("An evening's table can change at most {n} times.", n=MAX_SEATINGS - 1),
+        )
     errors = ErrorCollector()
     reject_unknown(raw, {"players", "dealer"}, errors)
     variant = get_variant(evening.game, evening.variant)
-    names = read_players(raw.get("players"), variant, errors)
+    seated = [name for seating in evening.seatings for name in seating.names]
+    names = read_players(raw.get("players"), variant, errors, seated=seated)
     dealer = read_member(raw.get("dealer"), names, errors, "dealer")
     errors.raise_if_any(InvalidSettingsError)
     number = max((h.number for h in evening.hands), default=0) + 1

@@ -3,7 +3,8 @@
 A played hand names the contract, the soloist, the soloist's card points (left out with a
 Valat), the doublings per component, what was announced, who played trump I in the last
 trick and trump II in the second-to-last and whether it won, a Valat, who held the Trull or
-all four kings, and any revokes. A thrown-in hand (everybody passed) has only penalties.
+all four kings, and any revokes (at most three per player and hand). A thrown-in hand
+(everybody passed) has only penalties.
 
 Field names of errors follow the body: ``soloist``, ``points``, ``kontra.pagat``,
 ``announced.uhu``, ``pagat.player``, ``uhu.result``, ``penalties.0.player``...
@@ -16,7 +17,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from scorekeeper.rules.base import ErrorCollector, InvalidHandError, Table, msg
+from scorekeeper.rules.base import ErrorCollector, InvalidHandError, Message, Table, msg
 from scorekeeper.rules.parsing import find_player, read_choice, read_int, reject_unknown
 
 
@@ -74,6 +75,11 @@ USUAL_DOUBLINGS = 10
 #: Where the count stops being a count of doublings said at a table: a factor of 2^64 is
 #: far beyond any evening, and the bound keeps the amounts a reasonable size to compute.
 MAX_DOUBLINGS = 64
+#: Revokes one player can be fined for in one hand. A revoke is fined as it is found, and
+#: a player found out three times in one hand is already more than tables report; a longer
+#: list is a slip of the finger or a client repeating itself, and an unbounded one would let
+#: a single hand carry any fine and a score sheet thousands of lines long (docs/limits.md).
+MAX_PENALTIES_PER_PLAYER = 3
 KONTRA_KEYS = ("game", "valat", "pagat", "uhu")
 ANNOUNCED_KEYS = ("pagat", "uhu", "valat")
 PLAYED_KEYS = ("player", "result")
@@ -220,6 +226,12 @@ def parse_doppen_hand(raw: Mapping[str, object], table: Table) -> GameHand | Pas
     >>> table = Table(("Anne", "Bert", "Clara"), dealer="Clara")
     >>> parse_doppen_hand({"contract": "dreier", "soloist": "anne", "points": 41}, table).soloist
     'Anne'
+    >>> four = {"contract": "pass", "penalties": [{"player": "Bert"}] * 4}
+    >>> try:
+    ...     parse_doppen_hand(four, table)
+    ... except InvalidHandError as error:
+    ...     print(error.errors["penalties"][0].render())
+    Bert can be fined for at most 3 revokes in one hand.
     """
     errors = ErrorCollector()
     contract = read_choice(raw, "contract", Contract, errors)
@@ -365,6 +377,10 @@ def _read_penalties(
             msg("Send the penalties as a list, such as {example}.", example=_PENALTY_EXAMPLE),
         )
         return ()
+    if len(value) > MAX_PENALTIES_PER_PLAYER * table.size:
+        # More than every player's most: refused whole, without reading each entry.
+        errors.add("penalties", _too_many_penalties())
+        return ()
     out: list[Penalty] = []
     for i, item in enumerate(value):
         field = f"penalties.{i}"
@@ -388,7 +404,28 @@ def _read_penalties(
         )
         if player is not None and kind is not None:
             out.append(Penalty(player, kind))
+    for player in table.players:
+        if sum(1 for p in out if p.player == player) > MAX_PENALTIES_PER_PLAYER:
+            errors.add("penalties", _too_many_penalties(player))
     return tuple(out)
+
+
+def _too_many_penalties(player: str | None = None) -> Message:
+    """At most ``MAX_PENALTIES_PER_PLAYER`` revokes per player and hand.
+
+    >>> _too_many_penalties("Bert").render()
+    'Bert can be fined for at most 3 revokes in one hand.'
+    """
+    if player is None:
+        return msg(
+            "Each player can be fined for at most {n} revokes in one hand.",
+            n=MAX_PENALTIES_PER_PLAYER,
+        )
+    return msg(
+        "{name} can be fined for at most {n} revokes in one hand.",
+        name=player,
+        n=MAX_PENALTIES_PER_PLAYER,
+    )
 
 
 # -- consistency ------------------------------------------------------------------------

@@ -312,9 +312,24 @@ class EistenStalden(Variant):
 
 
 def read_team(value: object, table: Table, errors: ErrorCollector) -> tuple[str, ...]:
-    """The declaring side: seated players, each once, as many as the rules give (§3)."""
+    """The declaring side: seated players, each once, as many as the rules give (§3).
+
+    A list longer than the largest side is refused with one message, without reading its
+    names: the answer stays short however long the list.
+    """
     if not isinstance(value, list | tuple) or not value:
         errors.add("team", msg("Choose the players of the declaring side."))
+        return ()
+    if len(value) > max(TEAM_SIZES[table.size]):
+        errors.add(
+            "team",
+            msg(
+                "The declaring side at {n} players has {sizes}, not {count}.",
+                n=table.size,
+                sizes=size_text(TEAM_SIZES[table.size]),
+                count=len(value),
+            ),
+        )
         return ()
     members: set[str] = set()
     for name in value:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from enum import StrEnum
+from itertools import islice
 from typing import TypeVar
 
 from scorekeeper.rules.base import ErrorCollector, Table, msg
@@ -114,15 +115,23 @@ def read_points_per_player(
     """A Misère's ``points``: every seated player once, each between 0 and ``high``.
 
     Messages go to ``points`` (a missing, unknown or repeated player) or to
-    ``points.<name>`` (that player's number).
+    ``points.<name>`` (that player's number). More entries than players are refused, and
+    only the first one too many is read: one of those is unknown or repeated and is named,
+    while a message for every entry would make the answer as long as the list.
     """
     given = raw.get("points")
     if not isinstance(given, Mapping):
         errors.add("points", msg("Enter the points of every player."))
         return {}
+    too_many = len(given) > table.size
+    if too_many:
+        errors.add(
+            "points",
+            msg("Enter the points of the {n} players at the table, no more.", n=table.size),
+        )
     points: dict[str, int] = {}
     named: set[str] = set()
-    for name, value in given.items():
+    for name, value in islice(given.items(), table.size + 1):
         player = find_player(name, table)
         if player is None:
             errors.add("points", msg("{name} is not at the table.", name=str(name)))
@@ -137,7 +146,7 @@ def read_points_per_player(
         if number is not None:
             points[player] = number
     missing = [p for p in table.players if p not in named]
-    if missing:
+    if missing and not too_many:
         errors.add(
             "points", msg("Enter the points of every player: {names}.", names=", ".join(missing))
         )

@@ -23,7 +23,13 @@ from wtforms.validators import Optional
 from scorekeeper.forms import add_settings, choice_list
 from scorekeeper.rules.variant import Variant
 from scorekeeper.tournament.models import Tournament
-from scorekeeper.tournament.setup import MAX_DEALS, MAX_ROUNDS
+from scorekeeper.tournament.setup import (
+    MAX_DEALS,
+    MAX_ROUNDS,
+    MAX_START_NUMBER,
+    NAME_OF_TOURNAMENT_LENGTH,
+)
+from scorekeeper.validation import NAME_LENGTH, TEXT_LENGTH
 
 
 def setup_form(
@@ -65,7 +71,9 @@ def setup_form(
         )
 
     add_settings(Form, variant, render, None)
-    Form.title = StringField(_l("Name of the tournament"), render_kw={"maxlength": 200})
+    Form.title = StringField(
+        _l("Name of the tournament"), render_kw={"maxlength": NAME_OF_TOURNAMENT_LENGTH}
+    )
     if formdata is not None:
         form = Form(formdata=formdata)
     elif current is not None:
@@ -130,12 +138,12 @@ class LoginForm(FlaskForm):  # type: ignore[misc]
 class EntrantForm(FlaskForm):  # type: ignore[misc]
     """Register a player at the desk."""
 
-    name = StringField(_l("Name"), render_kw={"maxlength": 80, "autocomplete": "off"})
-    club = StringField(_l("Club or town (optional)"), render_kw={"maxlength": 200})
+    name = StringField(_l("Name"), render_kw={"maxlength": NAME_LENGTH, "autocomplete": "off"})
+    club = StringField(_l("Club or town (optional)"), render_kw={"maxlength": TEXT_LENGTH})
     number = StringField(
         _l("Start number (optional)"),
         description=_l("Leave empty for the next free number."),
-        render_kw={"inputmode": "numeric", "maxlength": 4},
+        render_kw={"inputmode": "numeric", "maxlength": len(str(MAX_START_NUMBER))},
     )
     present = BooleanField(_l("Here now (checked in)"), default=True)
 

@@ -26,9 +26,11 @@ from scorekeeper.standings import SCORINGS
 from scorekeeper.tournament.models import Entrant, Tournament, TournamentEvent
 from scorekeeper.validation import (
     LANGUAGES,
+    NAME_COLUMN,
     NAME_LENGTH,
     RESERVED,
     name_key,
+    name_problem,
     read_date,
     read_text,
     reject_unknown,
@@ -37,6 +39,14 @@ from scorekeeper.validation import (
 MAX_ROUNDS = 20
 MAX_DEALS = 10
 MAX_START_NUMBER = 9999
+#: Entrants of one tournament. The largest tarock tournaments seat a few hundred players;
+#: the draw weighs every pair of them (a thousand: a million pairs, a fifth of a second),
+#: so ten times as many would take minutes and gigabytes (docs/limits.md).
+MAX_ENTRANTS = 1000
+#: The longest tournament name: each table's evening is titled after it, "<name>: Round 20,
+#: table 334" ("Durchgang 20, Tisch 334"), and that title must fit the 200 characters of a
+#: title; a name stored longer before stays as it is (docs/limits.md).
+NAME_OF_TOURNAMENT_LENGTH = 160
 PASSWORD_LENGTH = 6
 SETUP_KEYS = {
     "name",
@@ -91,6 +101,15 @@ def parse_settings(raw: object, *, current: Tournament | None = None) -> Tournam
     name = read_text(merged, "name", errors)
     if not name and "name" not in errors.errors:
         errors.add("name", msg("Give the tournament a name."))
+    elif (
+        len(name) > NAME_OF_TOURNAMENT_LENGTH
+        and "name" not in errors.errors
+        and (current is None or name != current.name)
+    ):
+        errors.add(
+            "name",
+            msg("This can be at most {n} characters long.", n=NAME_OF_TOURNAMENT_LENGTH),
+        )
     game, variant_key = merged.get("game"), merged.get("variant")
     if not isinstance(game, str) or not game:
         errors.add("game", msg("Choose a game."))
@@ -241,10 +260,19 @@ def register(tournament: Tournament, raw: object) -> Entrant:
     """Register a player; after a round has started they join from the next one."""
     errors = ErrorCollector()
     body = _entrant_body(raw, errors)
+    taken = {e.number: e for e in tournament.entrants}
+    if len(taken) >= MAX_ENTRANTS:
+        raise InvalidSettingsError.single(
+            "entrants",
+            msg("A tournament can have at most {n} players.", n=MAX_ENTRANTS),
+        )
     name = _read_name(body, errors)
     club = read_text(body, "club", errors)
-    taken = {e.number: e for e in tournament.entrants}
     number = max(taken, default=0) + 1
+    if number > MAX_START_NUMBER:
+        # The highest number is taken: the lowest free one (there is one, as the
+        # entrants are fewer than the numbers).
+        number = next(n for n in range(1, MAX_START_NUMBER + 1) if n not in taken)
     if body.get("number") is not None:
         given = read_int(body, "number", errors, low=1, high=MAX_START_NUMBER)
         if given is not None and given in taken:
@@ -275,7 +303,7 @@ def change_entrant(tournament: Tournament, entrant: Entrant, raw: object) -> Ent
     body = _entrant_body(raw, errors, extra={"dropped"})
     if "number" in body:
         errors.add("number", msg("A start number stays the same for the whole tournament."))
-    name = _read_name(body, errors) if "name" in body else entrant.name
+    name = _read_name(body, errors, kept=entrant.name) if "name" in body else entrant.name
     club = read_text(body, "club", errors) if "club" in body else entrant.club
     present = _read_flag(body, "present", errors, default=entrant.present)
     dropped = _read_flag(body, "dropped", errors, default=entrant.left_after is not None)
@@ -316,14 +344,16 @@ def _entrant_body(
     return raw
 
 
-def _read_name(body: Mapping[str, object], errors: ErrorCollector) -> str:
+def _read_name(body: Mapping[str, object], errors: ErrorCollector, kept: str = "") -> str:
+    """An entrant's name, spaces tidied; ``kept``: the name registered so far, which stays
+    allowed as it is even when longer than ``NAME_LENGTH`` (registered before the limit)."""
     value = body.get("name")
     if not isinstance(value, str) or not value.strip():
         errors.add("name", msg("A player's name is empty."))
         return ""
     name = " ".join(value.split())
-    if len(name) > NAME_LENGTH:
-        errors.add("name", msg("Names can be at most {n} characters long.", n=NAME_LENGTH))
+    if (problem := name_problem(name, NAME_COLUMN if name == kept else NAME_LENGTH)) is not None:
+        errors.add("name", problem)
     elif name_key(name) in RESERVED:
         errors.add(
             "name",

@@ -476,7 +476,7 @@ def test_void_needs_a_reason_and_happens_once(
     assert response.status_code == 422
     assert response.json["errors"]["reason"] == ["Say why the hand is voided."]
     for reason, message in [
-        ("x" * 501, "This can be at most 500 characters long."),
+        ("x" * 201, "This can be at most 200 characters long."),
         ("mis\u0000dealt", "Text cannot contain the NUL character."),
     ]:
         response = client.delete(url, json={"reason": reason})
