@@ -1,8 +1,17 @@
 // Small enhancements of the table's pages. Every page works without this script; it adds
-// the keypad, the live preview, the Misère checksum, the seat arrows and the Undo timer.
+// the keypad, the live preview, the Misère checksum, the seat arrows, the Undo timer, and
+// the outbox that keeps hands saved while the Wi-Fi is away (docs/recording.md).
 (function () {
   "use strict";
   document.documentElement.classList.add("js");
+
+  // A page the browser kept in its back/forward cache shows the entry as it was left,
+  // with a token already used: fetch the table screen anew instead.
+  window.addEventListener("pageshow", function (event) {
+    if (event.persisted && document.querySelector("form[data-outbox]")) {
+      window.location.reload();
+    }
+  });
 
   const UNDO_SECONDS = 20;
 
@@ -68,13 +77,20 @@
                                     credentials: "same-origin" })
         .then(function (response) { return response.ok ? response.text() : ""; })
         .then(function (html) { preview.innerHTML = html; })
-        .catch(function () { preview.innerHTML = ""; });
+        .catch(function () {
+          preview.innerHTML = "";
+          const note = document.createElement("p");
+          note.className = "preview-title";
+          note.textContent = form.dataset.offlinePreview || "";
+          preview.appendChild(note);
+        });
     }, 250);
     form.addEventListener("input", refresh);
     form.addEventListener("change", refresh);
     updateChecksum();
 
-    form.addEventListener("submit", function () {
+    form.addEventListener("submit", function (event) {
+      if (form.dataset.outbox && outbox.take(form, event)) { return; }
       // A second tap while the first is on its way would only be refused; say so visibly.
       const save = form.querySelector("button[type=submit]");
       if (save) { setTimeout(function () { save.disabled = true; }, 0); }
@@ -105,7 +121,11 @@
     setTimeout(function () { form.remove(); }, UNDO_SECONDS * 1000);
   }
 
+  const outbox = window.ScorekeeperOutbox
+    ? window.ScorekeeperOutbox.create(setupHandForm)
+    : { take: function () { return false; }, start: function () {} };
   document.querySelectorAll(".hand-form").forEach(setupHandForm);
+  outbox.start();
   document.querySelectorAll(".seat-list").forEach(setupSeats);
   document.querySelectorAll("[data-undo]").forEach(setupUndo);
 })();

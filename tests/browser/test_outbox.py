@@ -1,0 +1,255 @@
+"""Nothing entered at the table is lost or misfiled (docs/recording.md), in a real browser.
+
+The tablets of a hall reach the app by a name on plain HTTP, which the browser does not
+treat as a secure context, and keep pages in their back/forward cache: so does this
+browser (Chromium's host-resolver rules map the name to this machine; Playwright's
+switch that turns the cache off is left out).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
+
+from tests.browser.conftest import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    PHONE,
+    PORTRAIT,
+    LiveServer,
+    screenshot,
+)
+
+HALL_NAME = "tablet.hall"
+BID = {"contract": "doppelt", "bidder": "Anna", "points": 41, "last_trick": "pagat_won"}
+
+
+@pytest.fixture(scope="module")
+def hall_browser() -> Iterator[Browser]:
+    """Chromium as a tablet in the hall runs it: an ordinary host name, the back/forward
+    cache on."""
+    assert CHROMIUM.exists(), "Debian's chromium is missing: run scripts/setup --test"
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(
+            executable_path=str(CHROMIUM),
+            args=[*CHROMIUM_ARGS, f"--host-resolver-rules=MAP {HALL_NAME} 127.0.0.1"],
+            ignore_default_args=["--disable-back-forward-cache"],
+            headless=True,
+        )
+        yield chromium
+        chromium.close()
+
+
+class Hall:
+    """Tablets (browser contexts) on the live server, under the hall's host name."""
+
+    def __init__(self, browser: Browser, server: LiveServer) -> None:
+        self.browser = browser
+        self.server = server
+        self.contexts: list[BrowserContext] = []
+        port = server.url.rsplit(":", 1)[1]
+        self.url = f"http://{HALL_NAME}:{port}"
+
+    def tablet(self, size: tuple[int, int] = PORTRAIT, *, javascript: bool = True) -> Page:
+        """A new tablet (its own cookies and storage) on an English page."""
+        width, height = size
+        context = self.browser.new_context(
+            base_url=self.url,
+            locale="en-GB",
+            viewport={"width": width, "height": height},
+            has_touch=True,
+            java_script_enabled=javascript,
+        )
+        context.set_default_timeout(15_000)
+        self.contexts.append(context)
+        return context.new_page()
+
+    def hands(self, evening: int) -> list[dict[str, Any]]:
+        """The evening's hands as the API lists them."""
+        return list(self.server.api("GET", f"/evenings/{evening}")["hands"])
+
+
+@pytest.fixture
+def hall(hall_browser: Browser, live_server: LiveServer) -> Iterator[Hall]:
+    """The hall; every tablet is put away at the end."""
+    made = Hall(hall_browser, live_server)
+    yield made
+    for context in made.contexts:
+        context.close()
+
+
+def choose(page: Page, name: str, value: str) -> None:
+    """Tap the big button of one radio choice."""
+    page.locator(f"label.choice:has(input[name='{name}'][value='{value}'])").tap()
+
+
+def enter_bid(page: Page, contract: str, bidder: str, points: str) -> None:
+    """A bid with its points, typed on the keypad."""
+    choose(page, "contract", contract)
+    choose(page, "bidder", bidder)
+    keypad = page.locator("form.hand-form .points-entry")
+    if not keypad.locator(".keypad").is_visible():  # without JavaScript: the field itself
+        page.locator("input[name=points]").fill(points)
+        return
+    keypad.locator(".keypad button[data-key='clear']").tap()
+    for digit in points:
+        keypad.locator(f".keypad button[data-key='{digit}']").tap()
+
+
+def save(page: Page) -> None:
+    """Tap Save."""
+    page.locator("form.hand-form button.save").tap()
+
+
+def inputs(hands: list[dict[str, Any]]) -> list[tuple[str, str, int]]:
+    """Contract, bidder and points of each hand."""
+    return [(h["input"]["contract"], h["input"]["bidder"], h["input"]["points"]) for h in hands]
+
+
+@pytest.mark.parametrize("size", [PORTRAIT, PHONE], ids=["portrait", "phone"])
+def test_back_twice_gives_a_fresh_form_and_a_new_hand_is_recorded(
+    hall: Hall, size: tuple[int, int]
+) -> None:
+    evening = hall.server.evening()
+    page = hall.tablet(size)
+    page.goto(f"/evenings/{evening}")
+    for points in ("41", "30"):
+        enter_bid(page, "einfach", "Bert", points)
+        save(page)
+        expect(page.locator("section.saved h2")).to_be_visible()
+    expect(page).to_have_url(re.compile(r"\?saved=2$"))
+    page.go_back()
+    page.go_back()
+    expect(page.locator("#entry-title")).to_have_text("Hand 3")
+    expect(page.locator("input[name=contract]:checked")).to_have_count(0)
+    expect(page.locator("input[name=bidder]:checked")).to_have_count(0)
+    enter_bid(page, "doppelt", "Clara", "50")
+    save(page)
+    expect(page.locator("section.saved h2")).to_have_text("Hand 3 saved")
+    assert inputs(hall.hands(evening)) == [
+        ("einfach", "Bert", 41),
+        ("einfach", "Bert", 30),
+        ("doppelt", "Clara", 50),
+    ]
+
+
+@pytest.mark.parametrize("javascript", [True, False], ids=["outbox", "plain"])
+def test_a_form_for_a_hand_saved_elsewhere_keeps_the_entry(hall: Hall, javascript: bool) -> None:
+    """Two tablets had the form for hand 1 open; the second one's entry is not recorded
+    over the first: it is shown beside what was saved, and saved as hand 2 with one tap."""
+    evening = hall.server.evening()
+    late = hall.tablet(javascript=javascript)
+    late.goto(f"/evenings/{evening}")
+    hall.server.hand(evening, BID)  # the other tablet was quicker
+    enter_bid(late, "einfach", "Bert", "40")
+    save(late)
+    conflict = late.locator("#conflict")
+    expect(conflict).to_contain_text("Hand 1 was already saved")
+    expect(conflict.locator(".deltas li").first).to_have_text("Anna +12")
+    expect(late.locator("input[name=contract][value=einfach]")).to_be_checked()
+    expect(late.locator("input[name=bidder][value=Bert]")).to_be_checked()
+    expect(late.locator("input[name=points]")).to_have_value("40")
+    assert len(hall.hands(evening)) == 1
+    screenshot(late, "en", f"stale-form-{'outbox' if javascript else 'plain'}")
+    button = late.locator("form.hand-form button.save")
+    expect(button).to_have_text("Save as hand 2")
+    button.tap()
+    expect(late.locator("section.saved h2")).to_have_text("Hand 2 saved")
+    assert inputs(hall.hands(evening)) == [("doppelt", "Anna", 41), ("einfach", "Bert", 40)]
+
+
+def test_a_double_tap_records_one_hand(hall: Hall) -> None:
+    evening = hall.server.evening()
+    page = hall.tablet()
+    page.goto(f"/evenings/{evening}")
+    enter_bid(page, "einfach", "Bert", "40")
+    page.locator("form.hand-form button.save").dblclick()
+    expect(page.locator("section.saved h2")).to_have_text("Hand 1 saved")
+    expect(page.locator("#outbox")).to_be_hidden()
+    assert len(hall.hands(evening)) == 1
+
+
+@pytest.mark.parametrize("javascript", [True, False], ids=["outbox", "plain"])
+def test_an_expired_form_keeps_its_entry(hall: Hall, javascript: bool) -> None:
+    """The form's protection ran out over dinner: the hand is still saved, at most with one
+    more tap, and never lost."""
+    evening = hall.server.evening()
+    page = hall.tablet(javascript=javascript)
+    page.goto(f"/evenings/{evening}")
+    enter_bid(page, "einfach", "Bert", "40")
+    page.locator("form.hand-form input[name=csrf_token]").evaluate(
+        "input => input.value = 'expired'"
+    )
+    save(page)
+    if not javascript:
+        expect(page.locator(".error").first).to_contain_text("Nothing was saved yet")
+        expect(page.locator("input[name=points]")).to_have_value("40")
+        save(page)
+    expect(page.locator("section.saved h2")).to_have_text("Hand 1 saved")
+    assert inputs(hall.hands(evening)) == [("einfach", "Bert", 40)]
+
+
+def test_three_hands_saved_offline_are_sent_in_order_after_the_tab_was_closed(
+    hall: Hall,
+) -> None:
+    evening = hall.server.evening()
+    page = hall.tablet()
+    page.goto(f"/evenings/{evening}")
+    page.context.set_offline(True)
+    for bidder, points in (("Anna", "41"), ("Bert", "30"), ("Clara", "50")):
+        enter_bid(page, "einfach", bidder, points)
+        save(page)
+    band = page.locator("#outbox")
+    expect(band).to_contain_text("3 hands wait to be sent")
+    expect(band.locator("li")).to_have_count(3)
+    expect(band.locator("li").first).to_contain_text("Hand 1")
+    expect(page.locator("#entry-title")).to_have_text("Hand 4")
+    screenshot(page, "en", "outbox-offline")
+    assert hall.hands(evening) == []
+    page.close()
+
+    page.context.set_offline(False)
+    again = page.context.new_page()
+    again.goto(f"/evenings/{evening}")
+    expect(again).to_have_url(re.compile(r"\?saved=3$"))
+    expect(again.locator("#outbox")).to_be_hidden()
+    assert inputs(hall.hands(evening)) == [
+        ("einfach", "Anna", 41),
+        ("einfach", "Bert", 30),
+        ("einfach", "Clara", 50),
+    ]
+
+
+def test_a_refused_hand_comes_back_and_holds_the_queue(hall: Hall) -> None:
+    evening = hall.server.evening()
+    page = hall.tablet()
+    page.goto(f"/evenings/{evening}")
+    page.context.set_offline(True)
+    for bidder, points in (("Anna", "41"), ("Bert", "99"), ("Clara", "50")):
+        enter_bid(page, "einfach", bidder, points)
+        save(page)
+    page.context.set_offline(False)  # the browser says it is online: the outbox sends
+
+    band = page.locator("#outbox")
+    expect(band).to_contain_text("Hand 2 was not saved")
+    expect(page.locator("#entry .error").first).to_contain_text("between 0 and 70")
+    expect(page.locator("input[name=points]")).to_have_value("99")
+    expect(page.locator("input[name=bidder][value=Bert]")).to_be_checked()
+    screenshot(page, "en", "outbox-refused")
+    assert inputs(hall.hands(evening)) == [("einfach", "Anna", 41)]
+
+    enter_bid(page, "einfach", "Bert", "39")
+    save(page)
+    expect(band).to_contain_text("1 hand waits for you to send it on")
+    assert inputs(hall.hands(evening)) == [("einfach", "Anna", 41), ("einfach", "Bert", 39)]
+    band.locator("button", has_text="Send them now").tap()
+    expect(page).to_have_url(re.compile(r"\?saved=3$"))
+    assert inputs(hall.hands(evening)) == [
+        ("einfach", "Anna", 41),
+        ("einfach", "Bert", 39),
+        ("einfach", "Clara", 50),
+    ]
