@@ -10,19 +10,29 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
+from playwright.sync_api import (
+    Browser,
+    BrowserContext,
+    Page,
+    Route,
+    expect,
+    sync_playwright,
+)
 
 from tests.browser.conftest import (
     CHROMIUM,
     CHROMIUM_ARGS,
     PHONE,
+    PLAYERS,
     PORTRAIT,
     LiveServer,
     screenshot,
 )
+from tests.server.conftest import Tablet, servers
 
 HALL_NAME = "tablet.hall"
 BID = {"contract": "doppelt", "bidder": "Anna", "points": 41, "last_trick": "pagat_won"}
@@ -253,3 +263,55 @@ def test_a_refused_hand_comes_back_and_holds_the_queue(hall: Hall) -> None:
         ("einfach", "Bert", 39),
         ("einfach", "Clara", 50),
     ]
+
+
+@pytest.mark.parametrize("stored", [True, False], ids=["answer-lost", "never-arrived"])
+def test_a_hand_in_flight_when_the_server_dies_is_recorded_once(
+    hall_browser: Browser, database_url: str, tmp_path: Path, stored: bool
+) -> None:
+    """The server is killed (as a pulled plug) while the hand is on its way, and started
+    again: the outbox sends the hand again with its key, and it is stored once, whether
+    the server had stored it and its answer was lost, or it never arrived."""
+    with servers(database_url, tmp_path) as start:
+        server = start(workers=1, threads=2)
+        port = int(server.url.rsplit(":", 1)[1])
+        created = server.api(Tablet(), "POST", "/evenings", {"game": "troggen", "players": PLAYERS})
+        evening = created.json["id"]
+        context = hall_browser.new_context(
+            base_url=f"http://{HALL_NAME}:{port}", locale="en-GB", has_touch=True
+        )
+        context.set_default_timeout(15_000)
+        try:
+            page = context.new_page()
+            page.goto(f"/evenings/{evening}")
+            killed: list[bool] = []
+
+            def kill_in_flight(route: Route) -> None:
+                if route.request.method != "POST" or killed:
+                    route.continue_()
+                    return
+                if stored:  # the server stores the hand; its answer is dropped
+                    lost = route.fetch(
+                        url=route.request.url.replace(HALL_NAME, "127.0.0.1"),
+                        headers={**route.request.all_headers(), "host": f"{HALL_NAME}:{port}"},
+                    )
+                    assert lost.json()["saved"] == 1
+                server.kill()
+                killed.append(True)
+                route.abort("connectionreset")
+
+            page.route("**/evenings/*/hands", kill_in_flight)
+            enter_bid(page, "einfach", "Bert", "40")
+            save(page)
+            for _ in range(150):  # the route's handler runs while the page is waited on
+                if killed:
+                    break
+                page.wait_for_timeout(100)
+            assert killed
+            expect(page.locator("#outbox")).to_contain_text("No connection")
+            start(workers=1, threads=2, port=port)
+            expect(page).to_have_url(re.compile(r"\?saved=1$"), timeout=45_000)
+            hands = server.api(Tablet(), "GET", f"/evenings/{evening}").json["hands"]
+            assert inputs(hands) == [("einfach", "Bert", 40)]
+        finally:
+            context.close()

@@ -150,8 +150,11 @@ def servers(database_url: str, folder: Path) -> Iterator[StartServer]:
     """Start servers on ``database_url``, logging into ``folder``; all stop at the end."""
     started: list[Server] = []
 
-    def start(*, workers: int = 2, threads: int = 2, instance: Path | None = None) -> Server:
-        port = free_port()
+    def start(
+        *, workers: int = 2, threads: int = 2, instance: Path | None = None, port: int = 0
+    ) -> Server:
+        """A server; ``port``: where to listen (a free one if 0), e.g. a killed one's."""
+        port = port or free_port()
         env = {
             **os.environ,
             "HOST": "127.0.0.1",
