@@ -24,9 +24,16 @@ ERRORS = {
     "400": _json(_ref("Errors"), "The body is not valid JSON."),
     "401": _json(_ref("Errors"), "Enter the installation's PIN first (when it has one)."),
     "403": _json(_ref("Errors"), "A tournament table: only its device and its organiser."),
-    "409": _json(_ref("Errors"), "The evening is closed, or the version is stale."),
+    "409": _json(
+        _ref("Errors"),
+        "The evening is closed, the version is stale, or the hand's number is taken.",
+    ),
     "404": _json(_ref("Errors"), "No such evening or hand."),
-    "422": _json(_ref("Errors"), "Impossible input (errors) or input to confirm (warnings)."),
+    "422": _json(
+        _ref("Errors"),
+        "Impossible input (errors), input to confirm (warnings), or an Idempotency-Key "
+        "already used for another request.",
+    ),
 }
 
 EVENING_ID = {"name": "evening_id", "in": "path", "required": True, "schema": {"type": "integer"}}
@@ -36,7 +43,10 @@ IDEMPOTENCY = {
     "in": "header",
     "required": False,
     "schema": {"type": "string", "maxLength": 200},
-    "description": "A repeat of a key already used answers as the first request did.",
+    "description": (
+        "A repeat of the same request with a key already used answers as the first request "
+        "did; the key with another request is refused with 422 (docs/recording.md)."
+    ),
 }
 
 

@@ -315,3 +315,25 @@ def test_a_hand_in_flight_when_the_server_dies_is_recorded_once(
             assert inputs(hands) == [("einfach", "Bert", 40)]
         finally:
             context.close()
+
+
+def test_a_stale_correction_is_kept_beside_the_version_stored_now(hall: Hall) -> None:
+    evening = hall.server.evening()
+    hall.server.hand(evening, BID)
+    first, second = hall.tablet(), hall.tablet(PHONE)
+    for page in (first, second):
+        page.goto(f"/evenings/{evening}/hands/1/edit")
+    enter_bid(first, "doppelt", "Anna", "40")
+    save(first)
+    expect(first.locator(".flash")).to_contain_text("Hand 1 was corrected.")
+    enter_bid(second, "doppelt", "Anna", "44")
+    save(second)
+    conflict = second.locator("#conflict")
+    expect(conflict).to_contain_text("Someone else changed this hand meanwhile.")
+    expect(conflict).to_contain_text("Stored now (version 2)")
+    expect(conflict).to_contain_text("40")
+    expect(second.locator("input[name=points]")).to_have_value("44")
+    screenshot(second, "en", "stale-correction")
+    save(second)
+    expect(second.locator(".flash")).to_contain_text("Hand 1 was corrected.")
+    assert inputs(hall.hands(evening)) == [("doppelt", "Anna", 44)]
