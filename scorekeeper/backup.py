@@ -27,6 +27,7 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 from typing import IO, Any
 
@@ -39,10 +40,12 @@ from scorekeeper import archive
 from scorekeeper.extensions import db
 from scorekeeper.models import Evening, Hand, Seat, Seating
 from scorekeeper.operations.snapshots import kept
-from scorekeeper.rules.base import InvalidInputError, Message, msg
+from scorekeeper.rules.base import Message, msg
 
 FORMAT = "scorekeeper-backup"
 VERSION = 1
+#: What a backup document holds besides its evenings' archives (docs/archives.md).
+BACKUP_KEYS = {"format", "version", "created_at", "evenings"}
 JSON_NAME = "evenings.json"
 SQLITE_NAME = "scorekeeper.sqlite"
 SQLITE_MAGIC = b"SQLite format 3\x00"
@@ -234,6 +237,17 @@ def read_backup(data: bytes) -> list[Mapping[str, Any]]:
         raise _fail(msg("This file is not a Scorekeeper backup."))
     if document.get("version") != VERSION:
         raise _fail(msg("This backup was written by another version of Scorekeeper."))
+    for key in document:
+        if key not in BACKUP_KEYS:
+            # Refused rather than dropped: what it holds would be lost (docs/archives.md).
+            raise _fail(
+                msg(
+                    "The file is damaged: {where} holds “{key}”, which this version of "
+                    "Scorekeeper does not know.",
+                    where=msg("the backup"),
+                    key=key,
+                )
+            )
     evenings = document.get("evenings")
     if not isinstance(evenings, list) or not all(isinstance(e, Mapping) for e in evenings):
         raise _fail(msg("The file is damaged: the list of evenings is missing."))
@@ -285,9 +299,18 @@ class Restored:
 def restore_evenings(archives: list[Mapping[str, Any]]) -> Restored:
     """Import every evening that is not in the database yet; refuse all if one is damaged.
 
-    An evening already there (same game, started at the same moment) is left as it is,
-    whatever the backup holds for it, so restoring twice changes nothing.
+    Every evening of the file is checked first, those already here too, with the checks
+    of an import (``archive.check_archive``, docs/archives.md): one damaged evening refuses
+    the whole file, naming it, before anything is stored. An evening already there (same
+    game, started at the same moment) is then left as it is, whatever the backup holds for
+    it, so restoring twice changes nothing.
     """
+    checked = []
+    for n, data in enumerate(archives, start=1):
+        try:
+            checked.append(archive.check_archive(data))
+        except archive.ArchiveError as error:
+            raise _refused(n, data, error.problem) from error
     present = {
         identity(game, variant, at)
         for game, variant, at in db.session.execute(
@@ -296,30 +319,45 @@ def restore_evenings(archives: list[Mapping[str, Any]]) -> Restored:
     }
     imported = []
     skipped = 0
-    for n, data in enumerate(archives, start=1):
-        head = data.get("evening")
-        key = (
-            identity(head.get("game"), head.get("variant"), head.get("created_at"))
-            if isinstance(head, Mapping)
-            else None
-        )
-        if key is not None and key[2] and key in present:
+    for n, (data, evening) in enumerate(zip(archives, checked, strict=True), start=1):
+        key = identity(evening.variant.game, evening.variant.key, evening.created_at)
+        if key in present:
             skipped += 1
             continue
-        try:
-            imported.append(archive.import_evening(data, source="restore"))
-        except InvalidInputError as error:
-            problems = [m for messages in error.errors.values() for m in messages]
-            raise BackupError(
-                {
-                    "file": tuple(
-                        msg("Evening {n} in the file: {problem}", n=n, problem=m) for m in problems
-                    )
-                }
-            ) from error
-        if key is not None:
-            present.add(key)
+        imported.append(
+            archive.store(evening, source="restore", refused=partial(_refused, n, data))
+        )
+        present.add(key)
     return Restored(tuple(imported), skipped)
+
+
+def _refused(n: int, data: Mapping[str, Any], problem: Message) -> BackupError:
+    """The whole file refused for a problem of its ``n``-th evening, named by its title and
+    date as far as the file says them."""
+    head = data.get("evening")
+    title = head.get("title") if isinstance(head, Mapping) else None
+    day = head.get("date") if isinstance(head, Mapping) else None
+    if not isinstance(day, str) and isinstance(head, Mapping):
+        started = head.get("created_at")
+        day = started[:10] if isinstance(started, str) else None
+    title = title if isinstance(title, str) and title.strip() else None
+    day = day if isinstance(day, str) and day.strip() else None
+    if title is not None and day is not None:
+        which: Message | str | None = msg("“{title}” of {date}", title=title, date=day)
+    elif title is not None:
+        which = msg("“{title}”", title=title)
+    else:
+        which = day
+    if which is None:
+        said = msg("Evening {n} in the file: {problem} Nothing was restored.", n=n, problem=problem)
+    else:
+        said = msg(
+            "Evening {n} in the file ({which}): {problem} Nothing was restored.",
+            n=n,
+            which=which,
+            problem=problem,
+        )
+    return BackupError({"file": (said,)})
 
 
 # Replacing the SQLite database -----------------------------------------------------------

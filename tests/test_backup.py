@@ -120,15 +120,61 @@ def test_a_damaged_backup_is_refused_whole(
 ) -> None:
     json_file, _ = backup_files(app, tmp_path / "backup")
     document = json.loads(json_file.read_text())
-    document["evenings"][3]["hands"][0]["input"]["points"] = 999
+    hand = document["evenings"][3]["hands"][0]
+    hand["input"]["points"] = 999
+    hand["revisions"][-1]["input"]["points"] = 999
     broken = tmp_path / "broken.json"
     broken.write_text(json.dumps(document))
     target = fresh()
     result = restore(target, str(broken))
     assert result.exit_code != 0
-    assert "Evening 4 in the file: The file is damaged: hand 1 does not fit" in result.output
+    started = document["evenings"][3]["evening"]["created_at"][:10]
+    assert (
+        f"Evening 4 in the file ({started}): The file is damaged: hand 1 does not fit the "
+        "rules: " in result.output
+    )
+    assert "Nothing was restored." in result.output
     assert "Nothing was changed." in result.output
     assert results(target.test_client()) == {}
+
+
+def test_a_backup_names_the_damaged_evening_by_its_title_and_date(
+    app: Flask, played: dict[str, Any], fresh: Fresh, tmp_path: Path
+) -> None:
+    json_file, _ = backup_files(app, tmp_path / "backup")
+    document = json.loads(json_file.read_text())
+    del document["evenings"][0]["hands"][1]  # the first evening's hand 2
+    broken = tmp_path / "broken.json"
+    broken.write_text(json.dumps(document))
+    target = fresh()
+    result = restore(target, str(broken))
+    assert result.exit_code != 0
+    assert (
+        "Evening 1 in the file (“Museumsabend mit Anna” of 2026-11-21): The file is damaged: "
+        "hand 2 is missing (the hands jump from 1 to 3). Nothing was restored."
+    ) in result.output
+    assert results(target.test_client()) == {}
+
+
+def test_an_evening_already_here_is_checked_too(
+    app: Flask, played: dict[str, Any], tmp_path: Path, snapshot: Callable[[], Any]
+) -> None:
+    """Restoring into the installation the backup came from adds nothing, yet a damaged
+    evening in the file still refuses it whole: the file is not to be trusted."""
+    json_file, _ = backup_files(app, tmp_path / "backup")
+    document = json.loads(json_file.read_text())
+    document["evenings"][1]["hands"][0]["revisions"][0]["version"] = 2
+    broken = tmp_path / "broken.json"
+    broken.write_text(json.dumps(document))
+    before = snapshot()
+    result = restore(app, str(broken))
+    assert result.exit_code != 0
+    assert "Evening 2 in the file (" in result.output
+    assert (
+        "The file is damaged: version 1 of hand 1 is missing (the versions start at 2)."
+        in result.output
+    )
+    assert snapshot() == before
 
 
 def test_restoring_the_database_file_asks_first(

@@ -114,7 +114,9 @@ def broken_backups(data: bytes) -> list[tuple[str, bytes, str]]:
         database = z.read("scorekeeper.sqlite")
     for n, evening in enumerate(document["evenings"]):  # not here yet: all would be added
         evening["evening"]["created_at"] = f"2020-01-0{n + 1}T20:00:00Z"
-    document["evenings"][1]["hands"][0]["input"]["points"] = 99
+    hand = document["evenings"][1]["hands"][0]
+    hand["input"]["points"] = 99
+    hand["revisions"][-1]["input"]["points"] = 99
     damaged = io.BytesIO()
     with zipfile.ZipFile(damaged, "w") as z:
         z.writestr("evenings.json", json.dumps(document))
@@ -136,7 +138,8 @@ def broken_backups(data: bytes) -> list[tuple[str, bytes, str]]:
         (
             "one evening damaged",
             damaged.getvalue(),
-            "Evening 2 in the file: The file is damaged: hand 1 does not fit the rules.",
+            "Evening 2 in the file (2020-01-02): The file is damaged: hand 1 does not fit the "
+            "rules: ",
         ),
     ]
 
