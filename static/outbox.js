@@ -147,7 +147,11 @@
       const save = form.querySelector("button[type=submit]");
       if (save) { save.disabled = false; }
       touched = false;
-      document.getElementById("entry").scrollIntoView({ block: "start" });
+    }
+    // The entry's first choice in view, below the band.
+    function showEntry(target) {
+      target.scrollIntoView({ block: "start" });
+      if (!band.hidden) { window.scrollBy(0, -band.offsetHeight - 8); }
     }
     // A refused hand comes back into the form, with the server's message at its fields; a
     // hand being typed meanwhile waits in the queue instead of being overwritten.
@@ -163,8 +167,8 @@
       section.replaceWith(shown);
       attach(shown);
       touched = true;
-      const first = shown.querySelector("#conflict, .error, .warning");
-      (first || shown).scrollIntoView({ block: "start" });
+      render(false);
+      showEntry(shown.querySelector("#conflict, .error, .warning") || shown);
     }
 
     // -- saving: the form goes into the queue --------------------------------------------
@@ -210,6 +214,8 @@
       givenBack = null;
       keep(items);
       nextEntry(item, left);
+      render(false);
+      showEntry(document.getElementById("entry"));
       pump();
       return true;
     }
