@@ -20,9 +20,9 @@ from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scorekeeper import archive, operations
+from scorekeeper import archive, operations, privacy
 from scorekeeper.extensions import db
-from scorekeeper.models import Evening
+from scorekeeper.models import Evening, Player
 from tests.played import EVENINGS
 
 Snapshot = Callable[[], dict[str, list[tuple[Any, ...]]]]
@@ -513,3 +513,40 @@ def original_evening(client: FlaskClient) -> int:
     if evenings:
         return int(min(e["id"] for e in evenings))
     return play_troggen(client)
+
+
+def test_a_closed_evening_anonymised_later_imports_closed(
+    app: Flask, client: FlaskClient, exported: Archive
+) -> None:
+    """Anonymising writes a settings version after the closing: the evening stays closed,
+    since the moment it was closed."""
+    evening = client.post("/api/v1/evenings/import", json=exported).json["id"]
+    assert client.post(f"/api/v1/evenings/{evening}/close").status_code == 200
+    with app.test_request_context(headers=EN):
+        bert = db.session.query(Player).filter_by(name="Bert").one()
+        privacy.anonymise_player(bert.id)
+        db.session.commit()
+    data = client.get(f"/api/v1/evenings/{evening}/export").json
+    assert [r["source"] for r in data["settings_revisions"]][-2:] == ["api", "anonymise"]
+    response = client.post("/api/v1/evenings/import", json=data)
+    assert response.status_code == 201, response.json
+    assert response.json["closed"] is True
+    assert ledger(client, response.json["id"]) == ledger(client, evening)
+    with app.app_context():
+        closing = data["settings_revisions"][-2]["at"]
+        copy_ = db.session.get(Evening, response.json["id"])
+        assert copy_ is not None
+        assert copy_.closed_at is not None
+        assert archive.stamp(copy_.closed_at) == closing
+
+
+def test_newest_settings_from_before_language_and_closing_import_german_and_open(
+    client: FlaskClient, exported: Archive
+) -> None:
+    """An evening started before the printouts' language and closing existed."""
+    for revision in exported["settings_revisions"]:
+        del revision["settings"]["language"], revision["settings"]["closed"]
+    response = client.post("/api/v1/evenings/import", json=exported)
+    assert response.status_code == 201, response.json
+    assert response.json["language"] == "de"
+    assert response.json["closed"] is False
