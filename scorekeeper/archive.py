@@ -643,6 +643,7 @@ def _bad_players(where: Message, problem: Message) -> Message:
 def _check_hands(raw: list[Any], seatings: tuple[CheckedSeating, ...]) -> tuple[CheckedHand, ...]:
     """The hands: numbered 1, 2, 3... in order, each the last of its versions."""
     out: list[CheckedHand] = []
+    tables = _facts(seatings)
     for i, entry in enumerate(raw, start=1):
         item = _object(entry, HAND_KEYS, msg("entry {i} of the hands", i=i))
         number = _number(item, "number", msg("entry {i} of the hands", i=i))
@@ -653,7 +654,7 @@ def _check_hands(raw: list[Any], seatings: tuple[CheckedSeating, ...]) -> tuple[
             raise _fail(
                 msg("The file is damaged: {where} has no valid {key}.", where=where, key="dealer")
             )
-        if dealer not in seating_for(_facts(seatings), number).players:
+        if dealer not in seating_for(tables, number).players:
             raise _fail(
                 msg(
                     "The file is damaged: hand {n} is dealt by {name}, who is not at its table.",
