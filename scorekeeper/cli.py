@@ -109,7 +109,10 @@ def restore_command(file: Path, yes: bool) -> None:
     except InvalidInputError as error:
         db.session.rollback()
         problems = [m.render() for messages in error.errors.values() for m in messages]
-        raise click.ClickException(" ".join(problems) + " Nothing was changed.") from error
+        said = " ".join(problems)
+        # The backup's checks say so themselves; other refusals do not.
+        ending = "" if "Nothing was" in said else " Nothing was changed."
+        raise click.ClickException(said + ending) from error
     db.session.commit()
     click.echo(
         f"{len(restored.imported)} evenings restored; {restored.already_there} were already "
