@@ -26,11 +26,18 @@ from scorekeeper import work
 from scorekeeper.models import IdempotentResponse
 
 ANSWERS = IdempotentResponse.__table__
-#: The answer to a key within a scope and for a requester; built once.
-FIND = select(ANSWERS.c.status, ANSWERS.c.body, ANSWERS.c.location, ANSWERS.c.fingerprint).where(
-    ANSWERS.c.scope == bindparam("scope"),
-    ANSWERS.c.requester == bindparam("requester"),
-    ANSWERS.c.key == bindparam("key"),
+#: An answer kept before keys belonged to a requester (schema 0008): anyone's.
+ANYONE = ""
+#: The answer to a key within a scope and for a requester (or kept for anyone); built once.
+FIND = (
+    select(ANSWERS.c.status, ANSWERS.c.body, ANSWERS.c.location, ANSWERS.c.fingerprint)
+    .where(
+        ANSWERS.c.scope == bindparam("scope"),
+        ANSWERS.c.requester.in_([bindparam("requester"), ANYONE]),
+        ANSWERS.c.key == bindparam("key"),
+    )
+    .order_by(ANSWERS.c.requester.desc())
+    .limit(1)
 )
 
 

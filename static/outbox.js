@@ -16,6 +16,9 @@
   const STORE = "scorekeeper.outbox.v1";
   const FIRST_PAUSE = 1000;
   const LONGEST_PAUSE = 30000;
+  // One tab sends at a time: the one holding this lease, renewed for every hand it sends.
+  const LEASE = "scorekeeper.outbox.sender";
+  const LEASE_MS = 20000;
   // A second tap on Save this soon, on the blank form it left, belongs to the first.
   const DOUBLE_TAP = 1500;
   const NONE = { take: function () { return false; }, start: function () {} };
@@ -45,10 +48,13 @@
 
   function create(setupHandForm) {
     const store = usableStorage();
-    let form = document.querySelector("form[data-outbox]");
-    if (!store || !form || !window.fetch || !window.DOMParser) { return NONE; }
-    const action = new URL(form.action, window.location.href).pathname;
-    const texts = JSON.parse(form.dataset.outbox);
+    // The table screen's entry form, or on a closed evening a mark that only shows the queue.
+    const anchor = document.querySelector("[data-outbox]");
+    if (!store || !anchor || !window.fetch || !window.DOMParser) { return NONE; }
+    let form = anchor.tagName === "FORM" ? anchor : null;
+    const action = new URL(anchor.dataset.action, window.location.href).pathname;
+    const texts = JSON.parse(anchor.dataset.outbox);
+    const tab = randomToken();
     const band = document.createElement("div");
     band.id = "outbox";
     band.className = "outbox";
@@ -67,7 +73,8 @@
     let locked = false;
     let givenBack = null;  // the id of the queued hand the form shows again
     let lastTaken = 0;
-    const blank = form.dataset.blank ? document.getElementById("entry").cloneNode(true) : null;
+    const blank = form && form.dataset.blank ?
+      document.getElementById("entry").cloneNode(true) : null;
 
     // -- the queue in the browser's storage, shared by every tab of this browser -------
     function all() {
@@ -82,10 +89,6 @@
 
     // -- the entry form ----------------------------------------------------------------
     function field(name) { return form.querySelector("[name=" + name + "]"); }
-    function proposedDealer(select) {
-      const option = Array.from(select.options).find(function (o) { return o.defaultSelected; });
-      return option ? option.value : select.options[0] && select.options[0].value;
-    }
     function describe() {
       const parts = [];
       form.querySelectorAll("input:checked").forEach(function (input) {
@@ -117,11 +120,24 @@
       watch();
     }
     // After a hand is queued: a blank form for the next, with a new key and number.
-    function nextEntry(item, left) {
-      const section = document.getElementById("entry");
+    function nextEntry(item) {
       const dealer = field("dealer");
-      const nextDealer = dealer && left ? dealer.options[
+      const nextDealer = dealer && dealer.options.length ? dealer.options[
         (dealer.selectedIndex + 1) % dealer.options.length].value : null;
+      blankEntry(item.number + 1);
+      const select = field("dealer");
+      if (select && nextDealer) {
+        // Only a guess while offline: left as it is, the server's rotation decides.
+        form.dataset.proposedDealer = nextDealer;
+        Array.from(select.options).forEach(function (o) {
+          o.defaultSelected = o.selected = o.value === nextDealer;
+        });
+        const shown = form.querySelector("details.dealer summary strong");
+        if (shown) { shown.textContent = nextDealer; }
+      }
+    }
+    function blankEntry(number) {
+      const section = document.getElementById("entry");
       if (blank) {
         const fresh = blank.cloneNode(true);
         section.replaceWith(fresh);
@@ -131,19 +147,11 @@
           if (input.type === "radio" || input.type === "checkbox") { input.checked = false; }
           else if (input.type !== "hidden") { input.value = ""; }
         });
-        form.querySelectorAll(".error, .conflict").forEach(function (e) { e.remove(); });
+        section.querySelectorAll(".error, .conflict").forEach(function (e) { e.remove(); });
       }
       field("token").value = randomToken();
-      numbered(item.number + 1);
-      const select = field("dealer");
-      if (select && nextDealer) {
-        // Only a guess while offline: left as it is, the server's rotation decides.
-        Array.from(select.options).forEach(function (o) {
-          o.defaultSelected = o.selected = o.value === nextDealer;
-        });
-        const shown = form.querySelector("details.dealer summary strong");
-        if (shown) { shown.textContent = nextDealer; }
-      }
+      numbered(number);
+      givenBack = null;
       const save = form.querySelector("button[type=submit]");
       if (save) { save.disabled = false; }
       touched = false;
@@ -172,9 +180,10 @@
     }
 
     // -- saving: the form goes into the queue --------------------------------------------
+    // Whether the dealer is the one the rotation proposed (not one chosen by hand).
     function dealerLeft() {
       const dealer = field("dealer");
-      return Boolean(dealer) && dealer.value === proposedDealer(dealer);
+      return Boolean(dealer) && dealer.value === form.dataset.proposedDealer;
     }
     // The entry in the form as a queued hand.
     function entryItem() {
@@ -193,12 +202,14 @@
       };
     }
     function take(submitted, event) {
-      if (event.submitter && event.submitter.name === "action") { return false; }
       event.preventDefault();
+      if (event.submitter && event.submitter.name === "action") {
+        suggest(submitted, event.submitter);
+        return true;
+      }
       if (!touched && Date.now() - lastTaken < DOUBLE_TAP) { return true; }  // the same tap
       lastTaken = Date.now();
       form = submitted;
-      const left = dealerLeft();
       const item = entryItem();
       let items = all();
       const mine = items.filter(function (i) { return i.action === action; });
@@ -213,14 +224,47 @@
       }
       givenBack = null;
       keep(items);
-      nextEntry(item, left);
+      nextEntry(item);
       render(false);
       showEntry(document.getElementById("entry"));
       pump();
       return true;
     }
 
+    // A suggestion (Eisten-Stalden's team) is the server's: the entry comes back with it.
+    function suggest(submitted, button) {
+      const body = new FormData(submitted);
+      body.set(button.name, button.value);
+      fetch(action, { method: "POST", body: body, credentials: "same-origin" })
+        .then(function (response) { return response.text(); })
+        .then(function (html) {
+          const entry = new DOMParser().parseFromString(html, "text/html").getElementById("entry");
+          if (!entry) { throw new Error("no entry"); }
+          const shown = document.importNode(entry, true);
+          document.getElementById("entry").replaceWith(shown);
+          attach(shown);
+          touched = true;
+        })
+        .catch(function () {
+          const preview = document.getElementById("preview");
+          if (preview) { preview.textContent = form.dataset.offlinePreview || ""; }
+        });
+    }
+
     // -- sending, in order, one at a time --------------------------------------------------
+    function lease() {
+      let held = null;
+      try { held = JSON.parse(store.getItem(LEASE) || "null"); } catch (error) { held = null; }
+      if (held && held.tab !== tab && held.until > Date.now()) { return false; }
+      store.setItem(LEASE, JSON.stringify({ tab: tab, until: Date.now() + LEASE_MS }));
+      return true;
+    }
+    function release() {
+      try {
+        const held = JSON.parse(store.getItem(LEASE) || "null");
+        if (held && held.tab === tab) { store.removeItem(LEASE); }
+      } catch (error) { store.removeItem(LEASE); }
+    }
     function csrf() {
       const token = form.querySelector("input[name=csrf_token]");
       return token ? token.value : "";
@@ -245,6 +289,9 @@
     }
     // What the server said to the queue's first hand: "next" to go on, "stop" to wait.
     async function settle(item, response) {
+      if (!queue().some(function (i) { return i.id === item.id; })) {
+        return "next";  // discarded meanwhile, or sent by another tab: its answer is theirs
+      }
       const type = response.headers.get("Content-Type") || "";
       if (response.ok && type.indexOf("application/json") === 0) {
         lastSaved = await response.json();
@@ -263,6 +310,10 @@
         return "stop";
       }
       const page = new DOMParser().parseFromString(await response.text(), "text/html");
+      if (!page.querySelector("meta[name='application-name'][content='Scorekeeper']")) {
+        later();  // not the app's answer (a Wi-Fi's login page): as if there were none
+        return "stop";
+      }
       const fresh = page.querySelector("input[name=csrf_token]");
       if (response.status === 400 && fresh && !refreshedCsrf) {
         // The page's form protection expired while the hand waited: send it with a new one.
@@ -291,7 +342,7 @@
       return "stop";
     }
     async function pump() {
-      if (sending) { return; }
+      if (sending || !form) { return; }
       sending = true;
       clearTimeout(timer);
       timer = null;
@@ -300,6 +351,11 @@
         for (;;) {
           const head = queue()[0];
           if (!head || head.state !== "waiting") { break; }
+          if (!lease()) {  // another tab of this browser is sending: look again soon
+            clearTimeout(timer);
+            timer = setTimeout(pump, 2000);
+            break;
+          }
           render(true);
           let response;
           try {
@@ -312,6 +368,7 @@
         }
       } finally {
         sending = false;
+        release();
       }
       render(false);
       if (queue().length === 0 && lastSaved) {
@@ -341,8 +398,16 @@
     function discard(item) {
       if (window.confirm(fill(texts.discard_confirm, { n: item.number || "", label: item.label }))) {
         drop(item.id);
+        if (form && item.id === givenBack) {  // the form showed it: it goes with it
+          blankEntry(parseInt(field("number").value, 10));
+          touched = false;
+        }
         render(false);
       }
+    }
+    function sendAgain(item) {
+      change(item.id, { state: "waiting" });
+      pump();
     }
     function render(busy) {
       const items = queue();
@@ -376,7 +441,9 @@
                                   { count: items.length });
       }
       title.appendChild(strong);
-      if (head.state === "held" && head.message) {
+      if (!form) {
+        strong.textContent = texts.closed;
+      } else if (head.state === "held" && head.message) {
         title.appendChild(document.createTextNode(" " + head.message));
       }
       band.appendChild(title);
@@ -385,13 +452,17 @@
         const li = document.createElement("li");
         li.textContent = (item.number ? fill(texts.hand, { n: item.number }) : texts.next_hand) +
           (item.label ? ": " + item.label : "");
-        if (item.state !== "waiting") {
+        if (item.state !== "waiting" || !form) {
           li.appendChild(button(texts.discard, function () { discard(item); }, "link"));
         }
         list.appendChild(li);
       });
       band.appendChild(list);
       const actions = document.createElement("p");
+      if (!form) {
+        band.appendChild(actions);
+        return;
+      }
       if (locked) {
         const link = document.createElement("a");
         link.href = texts.unlock_url + "?next=" + encodeURIComponent(window.location.pathname);
@@ -402,14 +473,20 @@
         actions.appendChild(document.createTextNode(
           busy ? texts.sending : wait ? fill(texts.retry, { seconds: wait }) + " " : ""));
         if (!busy) { actions.appendChild(button(texts.send_now, pump)); }
-      } else if (items.some(function (i) { return i.state === "behind"; }) &&
-                 head.state === "behind") {
+      } else if (head.state === "behind") {
         actions.appendChild(button(texts.send_behind, sendBehind, "primary"));
+      } else if (head.state === "held" && head.id !== givenBack) {
+        actions.appendChild(button(texts.send_again, function () { sendAgain(head); }));
       }
       band.appendChild(actions);
     }
 
     function start() {
+      if (!form) {  // a closed evening: what waits here is shown, never sent
+        render(false);
+        window.addEventListener("storage", function () { render(false); });
+        return;
+      }
       watch();
       touched = Boolean(document.querySelector("#entry .error, #entry #conflict"));
       const head = queue()[0];

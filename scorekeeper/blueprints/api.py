@@ -97,7 +97,17 @@ def idempotent(scope: str, handler: Handler, *, secrets: tuple[str, ...] = ()) -
                     work.current().rollback()
                     return key_reused()
                 return reply(stored.body, stored.status, stored.location)
-        data, status, location = handler()
+        try:
+            data, status, location = handler()
+        except operations.HandNumberTakenError:
+            # The same request may have taken the number a moment ago, while this one
+            # waited for the evening's lock: then its answer is this one's.
+            work.current().rollback()
+            if key and (stored := stored_answer(scope, who, key)) is not None:
+                if not stored.answers(request_print):
+                    return key_reused()
+                return reply(stored.body, stored.status, stored.location)
+            raise
         if key:
             keep_answer(
                 scope,

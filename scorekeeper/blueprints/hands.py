@@ -7,6 +7,7 @@ form records nothing over or under another hand (``docs/recording.md``).
 
 from __future__ import annotations
 
+import json
 import secrets
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -68,6 +69,7 @@ def new_form(current: operations.EveningView, formdata: object = None) -> object
         form.token.data = secrets.token_urlsafe(16)
     if not form.number.data:
         form.number.data = str(operations.next_number(current.evening))
+    form.seats.data = seats_text(current.next_table)
     return form
 
 
@@ -132,6 +134,8 @@ class Conflict:
     saved: HandResult | None
     #: The number the entry gets when saved now.
     upcoming: int
+    #: The table was changed since the entry was typed: who sits where must be checked.
+    reseated: bool = False
 
 
 def render_table(
@@ -169,8 +173,9 @@ def answer_saved(location: str, number: int) -> Response:
     return redirect(location, 303)
 
 
-#: Form fields that are not the entry: its protection, its key and the number it expects.
-NOT_THE_ENTRY = {"csrf_token", "token", "number"}
+#: Form fields that are not the entry: its protection, its key, the number it expects and
+#: the seats it was typed for.
+NOT_THE_ENTRY = {"csrf_token", "token", "number", "seats"}
 
 
 def entry_as_sent() -> dict[str, list[str]]:
@@ -219,6 +224,7 @@ def record(evening_id: int) -> Response | tuple[str, int]:
     if (number := expected_number(form.number.data)) is not None:
         facts["number"] = number
     scope, who, key = f"evening:{evening_id}", access.requester(), f"page:{token}"
+    reseated = bool(form.seats.data) and form.seats.data != seats_text(table)
 
     def unit() -> Response | tuple[str, int]:
         previous = stored_answer(scope, who, key) if token else None
@@ -229,10 +235,18 @@ def record(evening_id: int) -> Response | tuple[str, int]:
                 location = previous.location or url_for("evenings.show", evening_id=evening_id)
                 return answer_saved(location, saved_as)
             return render_conflict(evening_id, saved_as)
+        if reseated:
+            # Per-seat fields (a Misère's points) would land on other players.
+            return render_conflict(evening_id, None)
         try:
             hand, _ = operations.record_hand(current, facts, source="page")
         except operations.HandNumberTakenError as taken:
             work.current().rollback()
+            # The same entry may have taken the number a moment ago (a second tab of the
+            # outbox, a resend while the first was stored): then it is answered as such.
+            again = stored_answer(scope, who, key) if token else None
+            if again is not None and again.answers(entry_print):
+                return answer_saved(again.location or "", int(again.body["hand"]))
             return render_conflict(evening_id, taken.expected)
         except ImplausibleHandError as warning:
             work.current().rollback()
@@ -259,9 +273,10 @@ def record(evening_id: int) -> Response | tuple[str, int]:
     return retrying(unit)
 
 
-def render_conflict(evening_id: int, number: int) -> tuple[str, int]:
-    """The table screen after an entry met a hand stored as its number: what is stored,
-    and the entry as typed, ready to save as the next hand with one tap (a new token)."""
+def render_conflict(evening_id: int, number: int | None) -> tuple[str, int]:
+    """The table screen after an entry met a hand stored as its number (``None``: the
+    table it was typed for has changed): what is stored, and the entry as typed, ready to
+    save as the next hand with one tap (a new token)."""
     current = load_current(evening_id)
     table = current.next_table
     upcoming = operations.next_number(current.evening)
@@ -271,7 +286,15 @@ def render_conflict(evening_id: int, number: int) -> tuple[str, int]:
         form.dealer.data = table.dealer  # that player has dealt: the rotation goes on
     form.token.data = secrets.token_urlsafe(16)
     form.number.data = str(upcoming)
-    return render_table(current, form, conflict=Conflict(number, saved, upcoming), status=409)
+    form.seats.data = seats_text(table)
+    conflict = Conflict(number or upcoming, saved, upcoming, reseated=number is None)
+    return render_table(current, form, conflict=conflict, status=409)
+
+
+def seats_text(table: Table) -> str:
+    """The table's players in their seats, as the entry form carries them: a form typed
+    for other seats is not recorded for these (``docs/recording.md``)."""
+    return json.dumps(list(table.players), ensure_ascii=False)
 
 
 def keep_expired_entry(evening_id: int) -> tuple[str, int]:

@@ -23,8 +23,10 @@ class HandFormBase(FlaskForm):  # type: ignore[misc]
 
     confirm = BooleanField(_l("The count is right: save anyway"))
     token = HiddenField()
-    #: The number a new hand was entered as (``docs/recording.md``, "Stale forms").
+    #: The number a new hand was entered as, and the seats it was typed for
+    #: (``docs/recording.md``, "The table screen").
     number = HiddenField()
+    seats = HiddenField()
     version = HiddenField()
 
 
@@ -98,7 +100,7 @@ def place_errors(
             by_player[key].errors = [*by_player[key].errors, *texts]
         elif key == "points" and misere:
             form.misere_errors.extend(texts)
-        elif name in form and name not in ("token", "number", "version"):
+        elif name in form and name not in ("token", "number", "seats", "version"):
             form[name].errors = [*form[name].errors, *texts]
         else:
             form.form_errors.extend(texts)

@@ -308,7 +308,7 @@ def test_a_hand_in_flight_when_the_server_dies_is_recorded_once(
                     break
                 page.wait_for_timeout(100)
             assert killed
-            expect(page.locator("#outbox")).to_contain_text("No connection")
+            expect(page.locator("#outbox")).to_contain_text("Not sent yet: no answer")
             start(workers=1, threads=2, port=port)
             expect(page).to_have_url(re.compile(r"\?saved=1$"), timeout=45_000)
             hands = server.api(Tablet(), "GET", f"/evenings/{evening}").json["hands"]
@@ -337,3 +337,83 @@ def test_a_stale_correction_is_kept_beside_the_version_stored_now(hall: Hall) ->
     save(second)
     expect(second.locator(".flash")).to_contain_text("Hand 1 was corrected.")
     assert inputs(hall.hands(evening)) == [("doppelt", "Anna", 44)]
+
+
+def test_eisten_stalden_suggests_and_saves_through_the_outbox(hall: Hall) -> None:
+    """Eisten-Stalden's form has a Suggest button of its own: the suggestion is asked
+    without leaving the page, and the hand is saved to the evening."""
+    players = ["Anna", "Beat", "Carla", "Dani", "Ella", "Fritz"]
+    body = {"game": "troggu", "variant": "eisten-stalden", "players": players}
+    evening = int(hall.server.api("POST", "/evenings", body)["id"])
+    page = hall.tablet()
+    page.goto(f"/evenings/{evening}")
+    page.locator("select[name=holder_mund]").select_option("Dani")
+    page.locator("select[name=holder_bagat]").select_option("Fritz")
+    page.get_by_role("button", name="Suggest the team").tap()
+    expect(page.locator("input[name=team]:checked")).to_have_count(3)
+    expect(page).to_have_url(re.compile(rf"/evenings/{evening}$"))
+    keypad = page.locator("form.hand-form .points-entry")
+    for digit in "60":
+        keypad.locator(f".keypad button[data-key='{digit}']").tap()
+    save(page)
+    expect(page.locator("section.saved h2")).to_have_text("Hand 1 saved")
+    [hand] = hall.hands(evening)
+    assert sorted(hand["input"]["team"]) == ["Anna", "Dani", "Fritz"]
+
+
+def test_a_dealer_chosen_by_hand_stays_when_a_refused_hand_is_saved_again(hall: Hall) -> None:
+    evening = hall.server.evening()  # Dora is proposed to deal the first hand
+    page = hall.tablet()
+    page.goto(f"/evenings/{evening}")
+    page.locator("details.dealer summary").tap()
+    page.locator("select[name=dealer]").select_option("Clara")
+    enter_bid(page, "einfach", "Bert", "99")
+    save(page)
+    expect(page.locator("#outbox")).to_contain_text("Hand 1 was not saved")
+    expect(page.locator("select[name=dealer]")).to_have_value("Clara")
+    enter_bid(page, "einfach", "Bert", "40")
+    save(page)
+    expect(page.locator("section.saved h2")).to_have_text("Hand 1 saved")
+    assert [h["dealer"] for h in hall.hands(evening)] == ["Clara"]
+
+
+def test_hands_waiting_for_a_closed_evening_stay_in_view(hall: Hall) -> None:
+    evening = hall.server.evening()
+    page = hall.tablet()
+    page.goto(f"/evenings/{evening}")
+    page.context.set_offline(True)
+    enter_bid(page, "einfach", "Bert", "40")
+    save(page)
+    hall.server.api("POST", f"/evenings/{evening}/close")
+    page.context.set_offline(False)
+    band = page.locator("#outbox")
+    expect(band).to_contain_text("Hand 1 was not saved")
+    page.reload()
+    expect(band).to_contain_text("This evening is closed: these hands were not saved.")
+    expect(band.locator("li")).to_contain_text("Hand 1: Einfach · Bert · 40")
+    page.once("dialog", lambda dialog: dialog.accept())
+    band.get_by_role("button", name="Discard").tap()
+    expect(band).to_be_hidden()
+    assert hall.hands(evening) == []
+
+
+def test_a_wifi_login_page_is_no_refusal(hall: Hall) -> None:
+    """A guest Wi-Fi that answers with its own page is treated as no answer at all."""
+    evening = hall.server.evening()
+    page = hall.tablet()
+    page.goto(f"/evenings/{evening}")
+    answered: list[bool] = []
+
+    def portal(route: Route) -> None:
+        if route.request.method == "POST" and not answered:
+            answered.append(True)
+            route.fulfill(status=200, content_type="text/html", body="<p>Welcome, guest</p>")
+        else:
+            route.continue_()
+
+    page.route("**/evenings/*/hands", portal)
+    enter_bid(page, "einfach", "Bert", "40")
+    save(page)
+    expect(page).to_have_url(re.compile(r"\?saved=1$"), timeout=30_000)
+    assert answered
+    assert inputs(hall.hands(evening)) == [("einfach", "Bert", 40)]

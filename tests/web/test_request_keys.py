@@ -10,9 +10,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from sqlalchemy import insert
 
+from scorekeeper.blueprints import api
+from scorekeeper.extensions import db
+from scorekeeper.models import IdempotentResponse
 from tests.conftest import PLAYERS4
 from tests.web.tournament_support import EN, setup_body
 
@@ -191,3 +196,54 @@ def test_a_hand_sent_as_a_number_already_taken_is_a_conflict(
     bad = client.post(url, json={**OTHER, "number": "drei"}, headers=EN)
     assert bad.status_code == 422
     assert "number" in bad.json["errors"]
+
+
+def test_the_same_request_racing_itself_gets_the_first_answer(
+    client: FlaskClient, create_evening: Callable[..., int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A resend that looked for its key before the first send was stored, and then found
+    the hand's number taken by it, is answered as the first."""
+    evening = create_evening()
+    url = f"/api/v1/evenings/{evening}/hands"
+    key = {"Idempotency-Key": "race"}
+    first = client.post(url, json={**G1, "number": 1}, headers=key)
+    real = api.stored_answer
+    calls: list[str] = []
+
+    def late_lookup(scope: str, who: str, found: str) -> Any:
+        calls.append(found)
+        return None if len(calls) == 1 else real(scope, who, found)
+
+    monkeypatch.setattr(api, "stored_answer", late_lookup)
+    again = client.post(url, json={**G1, "number": 1}, headers=key)
+    assert calls == ["race", "race"]
+    assert again.status_code == 201
+    assert again.json == first.json
+    other = client.post(url, json={**OTHER, "number": 1}, headers={**key, **EN})
+    assert other.status_code == 422
+    assert len(hands(client, evening)) == 1
+
+
+def test_an_answer_kept_before_keys_had_requesters_is_still_found(
+    app: Flask, client: FlaskClient, create_evening: Callable[..., int]
+) -> None:
+    evening = create_evening()
+    with app.app_context():
+        db.session.execute(
+            insert(IdempotentResponse).values(
+                scope=f"evening:{evening}",
+                requester="",
+                key="old",
+                fingerprint=None,
+                status=201,
+                body={"kept": "before the upgrade"},
+                location=None,
+            )
+        )
+        db.session.commit()
+    answer = client.post(
+        f"/api/v1/evenings/{evening}/hands", json=G1, headers={"Idempotency-Key": "old"}
+    )
+    assert answer.status_code == 201
+    assert answer.json == {"kept": "before the upgrade"}
+    assert hands(client, evening) == []

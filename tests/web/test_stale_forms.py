@@ -12,6 +12,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from scorekeeper.blueprints import hands as hands_view
 from tests.web.test_pages import BID, EN, NEW
 from tests.web.tournament_support import create_tournament, draw, register, start
 
@@ -196,3 +197,62 @@ def test_a_stale_correction_is_kept_beside_the_current_version(
     assert "40" in html.split('id="conflict"')[1].split("</div>")[0]
     assert 'value="33"' in html
     assert hidden(html, "version") == "2"
+
+
+def test_a_form_typed_for_another_seating_records_nothing(
+    client: FlaskClient, evening: int, snapshot: Snapshot
+) -> None:
+    """A Misère's points are typed per seat: after the table changed they would land on
+    other players, so the entry is shown again to check instead."""
+    page = client.get(f"/evenings/{evening}").text
+    seats = hidden(page, "seats").replace("&#34;", '"')
+    assert seats == '["Anna", "Bert", "Clara", "Dora"]'
+    client.post(
+        f"/api/v1/evenings/{evening}/seating", json={"players": ["Bert", "Anna", "Clara", "Dora"]}
+    )
+    misere = {
+        "contract": "misere",
+        "misere_0": "5",
+        "misere_1": "30",
+        "misere_2": "20",
+        "misere_3": "15",
+        "token": "t1",
+        "number": "1",
+        "seats": seats,
+    }
+    before = snapshot()
+    late = client.post(f"/evenings/{evening}/hands", data=misere, headers=EN)
+    assert late.status_code == 409
+    assert snapshot() == before
+    assert "The table was changed since this hand was typed" in late.text
+    fresh = hidden(late.text, "seats").replace("&#34;", '"')
+    assert fresh == '["Bert", "Anna", "Clara", "Dora"]'
+    again = client.post(
+        f"/evenings/{evening}/hands",
+        data={**misere, "token": hidden(late.text, "token"), "seats": fresh},
+    )
+    assert again.status_code == 303
+    assert hands(client, evening)[0]["input"]["points"]["Bert"] == 5
+
+
+def test_the_same_entry_racing_itself_gets_its_own_answer(
+    client: FlaskClient, evening: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two sends of one entry at once (two tabs of the outbox): the second looked for its
+    key before the first was stored, then found the number taken by it. It is answered
+    with that hand, not shown as a conflict."""
+    data = {**BID, "token": "t1", "number": "1"}
+    first = client.post(f"/evenings/{evening}/hands", data=data)
+    real = hands_view.stored_answer
+    calls: list[str] = []
+
+    def late_lookup(scope: str, who: str, key: str) -> Any:
+        calls.append(key)
+        return None if len(calls) == 1 else real(scope, who, key)
+
+    monkeypatch.setattr(hands_view, "stored_answer", late_lookup)
+    again = client.post(f"/evenings/{evening}/hands", data=data, headers=OUTBOX)
+    assert calls == ["page:t1", "page:t1"]
+    assert again.status_code == 200
+    assert again.json == {"saved": 1, "location": first.headers["Location"]}
+    assert len(hands(client, evening)) == 1
