@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_playwright
 from werkzeug.serving import BaseWSGIServer, make_server
 
 from scorekeeper import create_app
@@ -79,16 +79,20 @@ class LiveServer:
 
 
 @pytest.fixture(scope="session")
-def browser() -> Iterator[Browser]:
-    """One Chromium for the whole run; every test gets fresh contexts of it."""
+def driver() -> Iterator[Playwright]:
+    """Playwright, once for the whole run: a second one cannot start beside it."""
     # The test command installs it; a missing browser is a failed set-up, not a pass.
     assert CHROMIUM.exists(), "Debian's chromium is missing: run scripts/setup --test"
     with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(
-            executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True
-        )
-        yield chromium
-        chromium.close()
+        yield playwright
+
+
+@pytest.fixture(scope="session")
+def browser(driver: Playwright) -> Iterator[Browser]:
+    """One Chromium for the whole run; every test gets fresh contexts of it."""
+    chromium = driver.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+    yield chromium
+    chromium.close()
 
 
 def whole_answers(app: Flask) -> Callable[..., Iterable[bytes]]:

@@ -18,9 +18,9 @@ from playwright.sync_api import (
     Browser,
     BrowserContext,
     Page,
+    Playwright,
     Route,
     expect,
-    sync_playwright,
 )
 
 from tests.browser.conftest import (
@@ -39,19 +39,16 @@ BID = {"contract": "doppelt", "bidder": "Anna", "points": 41, "last_trick": "pag
 
 
 @pytest.fixture(scope="module")
-def hall_browser() -> Iterator[Browser]:
+def hall_browser(driver: Playwright) -> Iterator[Browser]:
     """Chromium as a tablet in the hall runs it: an ordinary host name, the back/forward
     cache on."""
-    assert CHROMIUM.exists(), "Debian's chromium is missing: run scripts/setup --test"
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(
-            executable_path=str(CHROMIUM),
-            args=[*CHROMIUM_ARGS, f"--host-resolver-rules=MAP {HALL_NAME} 127.0.0.1"],
-            ignore_default_args=["--disable-back-forward-cache"],
-            headless=True,
-        )
-        yield chromium
-        chromium.close()
+    chromium = driver.chromium.launch(
+        executable_path=str(CHROMIUM),
+        args=[*CHROMIUM_ARGS, f"--host-resolver-rules=MAP {HALL_NAME} 127.0.0.1"],
+        ignore_default_args=["--disable-back-forward-cache"],
+    )
+    yield chromium
+    chromium.close()
 
 
 class Hall:
