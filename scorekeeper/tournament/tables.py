@@ -88,7 +88,7 @@ def correction_reason(evening: Evening, given: object) -> str | None:
     info = table_info(evening)
     if info is None or not info.organiser:
         return None
-    return given.strip()[:500]
+    return given.strip()  # checked against its limit where it is stored, never cut
 
 
 def note_correction(evening: Evening, number: int, reason: str) -> None:

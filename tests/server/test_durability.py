@@ -23,6 +23,7 @@ def test_every_acknowledged_hand_survives_a_kill_mid_load(
     created = server.api(Tablet(), "POST", "/evenings", {"game": "troggen", "players": PLAYERS4})
     evening = created.json["id"]
     acknowledged: dict[str, dict[str, Any]] = {}  # Idempotency-Key -> the hand answered
+    sent: dict[str, dict[str, Any]] = {}  # Idempotency-Key -> the body sent with it
     lock = threading.Lock()
     failures: list[str] = []
 
@@ -46,6 +47,7 @@ def test_every_acknowledged_hand_survives_a_kill_mid_load(
                 return
             with lock:
                 acknowledged[key] = answer.json["hand"]
+                sent[key] = body
 
     threads = [threading.Thread(target=tablet, args=(f"t{n}",)) for n in range(TABLETS)]
     for thread in threads:
@@ -73,14 +75,20 @@ def test_every_acknowledged_hand_survives_a_kill_mid_load(
     for hand in acknowledged.values():
         kept = by_number[hand["number"]]
         assert (kept["input"], kept["dealer"]) == (hand["input"], hand["dealer"])
-    # A key whose answer was kept before the kill still answers the same after it.
+    # A key whose answer was kept before the kill still answers the same after it, to the
+    # same request; sent with another hand it is refused.
     key, hand = next(iter(acknowledged.items()))
     again = restarted.api(
         Tablet(),
         "POST",
         f"/evenings/{evening}/hands",
-        {"contract": "einfach", "bidder": "Anna", "points": 40},
+        sent[key],
         headers={"Idempotency-Key": key},
     )
     assert again.status == 201
     assert again.json["hand"] == hand
+    other = {**sent[key], "points": sent[key]["points"] + 1}
+    refused = restarted.api(
+        Tablet(), "POST", f"/evenings/{evening}/hands", other, headers={"Idempotency-Key": key}
+    )
+    assert refused.status == 422
