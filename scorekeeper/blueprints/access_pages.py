@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, redirect, render_template, request, url_for
+from flask import Blueprint, redirect, render_template, request
 from werkzeug.wrappers import Response
 
 from scorekeeper import access
-from scorekeeper.blueprints.tournaments import safe_next
 from scorekeeper.extensions import db
+from scorekeeper.redirects import safe_next
 from scorekeeper.serialize import text
 
 bp = Blueprint("access_pages", __name__)
@@ -16,13 +16,14 @@ bp = Blueprint("access_pages", __name__)
 @bp.get("/unlock")
 def unlock_form() -> str:
     """Enter the PIN."""
-    return render_template("access/unlock.html", error=None, next=request.args.get("next", ""))
+    target = safe_next(request.args.get("next"), "")
+    return render_template("access/unlock.html", error=None, next=target)
 
 
 @bp.post("/unlock")
 def unlock() -> Response | tuple[str, int]:
     """Check the PIN and go back to where the device wanted to go."""
-    target = safe_next(request.form.get("next")) or url_for("evenings.index")
+    target = safe_next(request.form.get("next"))
     try:
         access.unlock_with_pin(request.form.get("pin", ""))
     except access.AccessDeniedError as error:

@@ -33,6 +33,7 @@ from scorekeeper.forms import (
     settings_form,
 )
 from scorekeeper.models import Player
+from scorekeeper.redirects import safe_referrer
 from scorekeeper.rules import VARIANTS, get_variant
 from scorekeeper.rules.base import InvalidInputError
 from scorekeeper.serialize import text
@@ -222,4 +223,4 @@ def language(lang: str) -> Response:
     """Switch the pages' language and remember it."""
     if lang in LANGUAGES:
         session["lang"] = lang
-    return redirect(request.referrer or url_for("evenings.index"), 303)
+    return redirect(safe_referrer(request.referrer, request.host), 303)

@@ -19,6 +19,7 @@ from scorekeeper.blueprints.tournament_api import check_password, load, load_rou
 from scorekeeper.extensions import db
 from scorekeeper.forms import place_errors
 from scorekeeper.operations import StaleVersionError
+from scorekeeper.redirects import safe_next
 from scorekeeper.rules import VARIANTS, get_variant
 from scorekeeper.rules.base import InvalidInputError, Message
 from scorekeeper.serialize import text
@@ -49,13 +50,6 @@ def chosen_variant() -> tuple[str, str]:
     game, _, key = (request.values.get("variant") or "").partition("/")
     allowed = tournament_variants()
     return (game, key) if (game, key) in allowed else next(iter(allowed))
-
-
-def safe_next(target: str | None) -> str | None:
-    """A local path to go back to after logging in, never another site."""
-    if target and target.startswith("/") and not target.startswith("//"):
-        return target
-    return None
 
 
 @bp.get("")
@@ -108,7 +102,7 @@ def _named(errors: Mapping[str, tuple[Message, ...]]) -> dict[str, tuple[Message
 def login_form(tournament_id: int) -> str:
     """The organiser's login."""
     tournament = load(tournament_id)
-    form = LoginForm(data={"next": safe_next(request.args.get("next")) or ""})
+    form = LoginForm(data={"next": safe_next(request.args.get("next"), fallback="")})
     return render_template("tournaments/login.html", tournament=tournament, form=form)
 
 
@@ -126,7 +120,7 @@ def login(tournament_id: int) -> Response | tuple[str, int]:
         return render_template("tournaments/login.html", tournament=tournament, form=form), 401
     access.grant_organiser(tournament.id)
     db.session.commit()
-    target = safe_next(form.next.data) or url_for("tournaments.show", tournament_id=tournament.id)
+    target = safe_next(form.next.data, url_for("tournaments.show", tournament_id=tournament.id))
     return redirect(target, 303)
 
 
