@@ -13,7 +13,7 @@ from sqlalchemy.engine import Engine
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header
 
-from scorekeeper import security
+from scorekeeper import hosts, security
 from scorekeeper.extensions import babel, csrf, db, migrate
 from scorekeeper.schema import MIGRATIONS, upgrade_schema
 
@@ -53,6 +53,9 @@ def create_app(
         LOGIN_ATTEMPTS=5,
         LOGIN_WINDOW_SECONDS=900,
         PUBLIC_URL=None,
+        # More names the laptop is reached by (scorekeeper.hosts): a comma-separated text
+        # or a list; its addresses, localhost and its own names need none.
+        HOST_NAMES=(),
         # The session holds the CSRF token: never readable by scripts, never sent along
         # with another site's forms. Secure only where the app is served over HTTPS.
         SESSION_COOKIE_HTTPONLY=True,
@@ -76,6 +79,7 @@ def create_app(
     register_extensions(app)
     security.register(app)
     register_blueprints(app)
+    hosts.register(app)  # after the others: its check is put before all of theirs
     register_filters(app)
     register_commands(app)
     if app.config["AUTO_MIGRATE"]:

@@ -8,8 +8,6 @@ on a table even to them.
 
 from __future__ import annotations
 
-from urllib.parse import urlsplit
-
 from flask import Flask, abort, request, url_for
 
 from scorekeeper import access
@@ -89,18 +87,24 @@ UNSAFE = {"POST", "PUT", "PATCH", "DELETE"}
 
 
 def check_origin() -> None:
-    """Refuse a change to the API sent by a browser from another site.
+    """Refuse a change sent by a browser from another site: a page's form or the API.
 
-    The API accepts the session cookie (api.md "Access") and pages' CSRF tokens do not
-    cover it, so a foreign page must not be able to post to it with the table's cookie.
-    Browsers say where a request comes from; other clients send no such headers.
+    A browser names the site a write comes from in ``Origin``: it must be this very address
+    (http or https, the name and port of ``Host``, which ``scorekeeper.hosts`` accepted).
+    A write without ``Origin`` passes: clients other than browsers and older browsers send
+    none, and pages' forms carry CSRF tokens anyway. The API accepts the session cookie,
+    which those tokens do not cover, so there a ``Sec-Fetch-Site`` naming another site is
+    refused as well.
     """
-    if request.method not in UNSAFE or not request.path.startswith("/api/"):
+    from scorekeeper import hosts
+
+    if request.method not in UNSAFE:
         return
     origin = request.headers.get("Origin")
+    foreign_origin = origin is not None and not hosts.same_origin(origin, request.host)
     fetched_from = request.headers.get("Sec-Fetch-Site")
-    foreign_origin = origin is not None and urlsplit(origin).netloc != request.host
-    if foreign_origin or fetched_from in ("cross-site", "same-site"):
+    cross_site = request.path.startswith("/api/") and fetched_from in ("cross-site", "same-site")
+    if foreign_origin or cross_site:
         raise access.AccessDeniedError(msg("Requests from other sites are refused."), status=403)
 
 

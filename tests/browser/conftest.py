@@ -125,7 +125,9 @@ def live_server(
     path = folder / "live.sqlite"
     shutil.copy(migrated_db, path)
     # As served: not testing, so the secret key is generated into the instance folder.
-    app = create_app({"DATABASE_URL": f"sqlite:///{path}"}, instance_path=str(folder))
+    # The hall's tablets reach it by a name too (test_outbox.py): one of its own names.
+    config = {"DATABASE_URL": f"sqlite:///{path}", "HOST_NAMES": ["tablet.hall"]}
+    app = create_app(config, instance_path=str(folder))
     assert app.config.get("WTF_CSRF_ENABLED", True)
     server: BaseWSGIServer = make_server("127.0.0.1", 0, whole_answers(app), threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)

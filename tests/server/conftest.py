@@ -163,6 +163,7 @@ def servers(database_url: str, folder: Path) -> Iterator[StartServer]:
             "THREADS": str(threads),
             "SCOREKEEPER_DATABASE_URL": database_url,
             "SCOREKEEPER_INSTANCE_PATH": str(instance or folder / "instance"),
+            "SCOREKEEPER_HOST_NAMES": "tablet.hall",  # the hall's name in test_outbox.py
         }
         env.pop("SCOREKEEPER_SECRET_KEY", None)  # the instance's own key, as in the hall
         log = folder / f"server-{port}.log"
