@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from datetime import timedelta
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -13,7 +14,7 @@ from sqlalchemy.engine import Engine
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header
 
-from scorekeeper import hosts, security
+from scorekeeper import access, hosts, security
 from scorekeeper.extensions import babel, csrf, db, migrate
 from scorekeeper.schema import MIGRATIONS, upgrade_schema
 
@@ -50,8 +51,19 @@ def create_app(
         BABEL_TRANSLATION_DIRECTORIES=str(Path(__file__).parent / "translations"),
         BABEL_DEFAULT_TIMEZONE="Europe/Zurich",
         ACCESS_PIN=None,
+        # Wrong PINs, passwords and table codes (docs/hall-safety.md "PINs, passwords and
+        # tokens"): per address, LOGIN_ATTEMPTS in LOGIN_WINDOW_SECONDS, then wait; from
+        # all addresses together, past LOGIN_DELAY_AFTER wrong ones in
+        # LOGIN_DELAY_WINDOW_SECONDS every try waits 1 s after the last wrong one,
+        # doubling with each further one up to LOGIN_DELAY_MAX_SECONDS.
         LOGIN_ATTEMPTS=5,
         LOGIN_WINDOW_SECONDS=900,
+        LOGIN_DELAY_AFTER=10,
+        LOGIN_DELAY_WINDOW_SECONDS=3600,
+        LOGIN_DELAY_MAX_SECONDS=300,
+        # How long an unlocked device, a login and their tokens last: an evening or a
+        # tournament day (also the session cookie's lifetime, Flask's being 31 days).
+        SESSION_HOURS=16,
         PUBLIC_URL=None,
         # More names the laptop is reached by (scorekeeper.hosts): a comma-separated text
         # or a list; its addresses, localhost and its own names need none.
@@ -69,6 +81,8 @@ def create_app(
     if test_config:
         app.config.update(test_config)
     app.config["SQLALCHEMY_DATABASE_URI"] = app.config["DATABASE_URL"]
+    access.check_settings(app)
+    app.config["PERMANENT_SESSION_LIFETIME"] = timedelta(hours=app.config["SESSION_HOURS"])
     app.config["SECRET_KEY"] = security.secret_key(
         app.config.get("SECRET_KEY"),
         Path(app.instance_path),

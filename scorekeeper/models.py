@@ -8,7 +8,16 @@ from __future__ import annotations
 from datetime import UTC, date, datetime
 from typing import Any
 
-from sqlalchemy import JSON, CheckConstraint, ForeignKey, Index, String, Text, UniqueConstraint
+from sqlalchemy import (
+    JSON,
+    CheckConstraint,
+    ForeignKey,
+    Index,
+    String,
+    Text,
+    UniqueConstraint,
+    false,
+)
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 from sqlalchemy.types import DateTime, TypeDecorator
 
@@ -276,7 +285,8 @@ class SettlementTick(db.Model):  # type: ignore[name-defined,misc]
 class LoginAttempt(db.Model):  # type: ignore[name-defined,misc]
     """A failed password, PIN or table code, counted to slow down guessing.
 
-    Kept in the database so every worker process counts the same attempts.
+    Kept in the database so every worker process counts the same attempts. A try is
+    stored before it is checked, as failed until it proves right (``access.attempt``).
     """
 
     __tablename__ = "login_attempt"
@@ -287,3 +297,18 @@ class LoginAttempt(db.Model):  # type: ignore[name-defined,misc]
     scope: Mapped[str] = mapped_column(String(60), nullable=False)
     remote: Mapped[str] = mapped_column(String(60), nullable=False)
     at: Mapped[datetime] = mapped_column(UTCDateTime, nullable=False, default=utcnow)
+    #: Forgiven for its address by a right try from there since; the whole installation's
+    #: count of wrong tries still holds it.
+    cleared: Mapped[bool] = mapped_column(nullable=False, default=False, server_default=false())
+
+
+class RevokedSession(db.Model):  # type: ignore[name-defined,misc]
+    """A session ended by logging out: its cookie and every token issued with it.
+
+    Kept until ``expires_at``, when whatever it granted has expired anyway.
+    """
+
+    __tablename__ = "revoked_session"
+
+    session_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    expires_at: Mapped[datetime] = mapped_column(UTCDateTime, nullable=False)

@@ -8,7 +8,6 @@ from werkzeug.wrappers import Response
 from scorekeeper import access
 from scorekeeper.extensions import db
 from scorekeeper.redirects import safe_next
-from scorekeeper.serialize import text
 
 bp = Blueprint("access_pages", __name__)
 
@@ -17,7 +16,7 @@ bp = Blueprint("access_pages", __name__)
 def unlock_form() -> str:
     """Enter the PIN."""
     target = safe_next(request.args.get("next"), "")
-    return render_template("access/unlock.html", error=None, next=target)
+    return unlock_page(None, target)
 
 
 @bp.post("/unlock")
@@ -26,8 +25,19 @@ def unlock() -> Response | tuple[str, int]:
     target = safe_next(request.form.get("next"))
     try:
         access.unlock_with_pin(request.form.get("pin", ""))
-    except access.AccessDeniedError as error:
-        page = render_template("access/unlock.html", error=text(error.message), next=target)
-        return page, 401
+    except (access.AccessDeniedError, access.TooManyAttemptsError) as error:
+        message, status = access.refusal(error)
+        return unlock_page(message, target), status
     db.session.commit()
     return redirect(target, 303)
+
+
+def unlock_page(error: str | None, target: str) -> str:
+    """The PIN's form: any length the installation chose, a number pad for digits."""
+    return render_template(
+        "access/unlock.html",
+        error=error,
+        next=target,
+        digits=access.pin_is_digits(),
+        longest=access.PIN_LONGEST,
+    )

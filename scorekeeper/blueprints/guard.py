@@ -142,7 +142,8 @@ def check_request() -> None:
 
 
 def check_table(table: TournamentTable, endpoint: str) -> None:
-    """A tournament table: the organiser, or the device bound to it, within its limits."""
+    """A tournament table: the organiser, or the device bound to it while its round lasts,
+    within its limits."""
     if endpoint in FIXED_BY_TOURNAMENT:
         raise access.AccessDeniedError(
             msg(
@@ -154,7 +155,19 @@ def check_table(table: TournamentTable, endpoint: str) -> None:
     if access.may_organise(tournament_of(table)):
         return
     if access.grants().table == table.id and endpoint in TABLE_ENDPOINTS:
-        return
+        # A table's code binds a device for the table's round: once it is closed, the
+        # device reaches it no more (docs/hall-safety.md "PINs, passwords and tokens").
+        if table.round.closed_at is None:
+            return
+        raise access.AccessDeniedError(
+            msg(
+                "Round {n} is over: this device no longer reaches its table. Open the next "
+                "table with the code on its table card.",
+                n=table.round.number,
+            ),
+            status=403,
+            login=url_for("tables.open_form"),
+        )
     raise access.AccessDeniedError(
         msg("This table belongs to a tournament: open it with the code on its table card."),
         status=403,

@@ -12,7 +12,6 @@ from werkzeug.wrappers import Response
 from scorekeeper import access
 from scorekeeper.blueprints.tournament_api import find_table
 from scorekeeper.extensions import db
-from scorekeeper.serialize import text
 
 bp = Blueprint("tables", __name__, url_prefix="/t")
 
@@ -36,11 +35,14 @@ def enter(code: str) -> Response | tuple[str, int]:
 
 
 def bind_and_go(code: str) -> Response | tuple[str, int]:
-    """Bind this device to the table with ``code`` and show it; a wrong code says so."""
+    """Bind this device to the table with ``code`` and show it; a wrong code says so, and
+    a try that must wait says why and for how long."""
     try:
         table = find_table(code)
-    except access.AccessDeniedError as error:
-        return render_template("tables/open.html", error=text(error.message), code=code), 404
+    except (access.AccessDeniedError, access.TooManyAttemptsError) as error:
+        message, status = access.refusal(error)
+        page = render_template("tables/open.html", error=message, code=code)
+        return page, status if status == 429 else 404
     access.bind_table(table.id)
     db.session.commit()
     return redirect(url_for("evenings.show", evening_id=table.evening_id), 303)

@@ -50,12 +50,12 @@ def load_round(tournament: Tournament, number: int) -> Round:
 
 
 def check_password(tournament: Tournament, password: object, scope: str) -> None:
-    """The organiser's password, counted when wrong; raises ``AccessDeniedError``."""
-    access.check_attempts(scope)
+    """The organiser's password, counted as wrong until it proves right (``access.attempt``);
+    raises ``AccessDeniedError``, or ``TooManyAttemptsError`` while this device must wait."""
+    tried = access.attempt(scope)
     if not isinstance(password, str) or not check_password_hash(tournament.password_hash, password):
-        access.failed(scope)
         raise access.AccessDeniedError(msg("That password is not right."), status=401)
-    access.cleared(scope)
+    access.succeeded(tried, scope)
 
 
 @bp.get("/tournaments")
@@ -102,10 +102,19 @@ def show(tournament_id: int) -> Response:
 
 @bp.patch("/tournaments/<int:tournament_id>")
 def update(tournament_id: int) -> Response:
-    """Change the set-up (frozen once the first round starts, but for name, place, date)."""
-    tournament = setup.update_tournament(load(tournament_id), body())
+    """Change the set-up (frozen once the first round starts, but for name, place, date).
+
+    A new password ends every organiser login made with the old one; the caller who set it
+    stays logged in, with a new token in the answer.
+    """
+    tournament = load(tournament_id)
+    before = tournament.password_hash
+    tournament = setup.update_tournament(tournament, body())
+    answer = tournament_json(tournament)
+    if tournament.password_hash != before:
+        answer["token"] = access.grant_organiser(tournament.id)
     db.session.commit()
-    return jsonify(tournament_json(tournament))
+    return jsonify(answer)
 
 
 @bp.get("/tournaments/<int:tournament_id>/entrants")
@@ -229,19 +238,22 @@ def open_table(code: str) -> Response:
 
 
 def find_table(code: str) -> TournamentTable:
-    """The table with that code (case and dashes ignored), counting wrong codes."""
-    access.check_attempts("table-code")
+    """The table with that code (case and dashes ignored), counting wrong codes (a code is
+    counted as wrong until it proves right, ``access.attempt``)."""
+    tried = access.attempt("table-code")
     wanted = code.upper().replace("-", "").replace(" ", "")
     table = db.session.scalars(
         select(TournamentTable).where(TournamentTable.code == wanted)
     ).one_or_none()
     if table is None:
-        access.failed("table-code")
         raise access.AccessDeniedError(
             msg("There is no table with the code {code}. Check the table card.", code=code[:12]),
             status=404,
         )
-    if table.round.closed_at is not None:
+    # A real code: no wrong try, though a closed round's code opens nothing any more.
+    open_round = table.round.closed_at is None
+    access.succeeded(tried, "table-code", clear=open_round)
+    if not open_round:
         raise access.AccessDeniedError(
             msg("Round {n} is over; this table's code no longer opens it.", n=table.round.number),
             status=409,

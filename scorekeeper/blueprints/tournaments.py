@@ -115,9 +115,10 @@ def login(tournament_id: int) -> Response | tuple[str, int]:
         return render_template("tournaments/login.html", tournament=tournament, form=form), 400
     try:
         check_password(tournament, form.password.data, f"tournament:{tournament.id}")
-    except access.AccessDeniedError as error:
-        form.password.errors = [text(error.message)]
-        return render_template("tournaments/login.html", tournament=tournament, form=form), 401
+    except (access.AccessDeniedError, access.TooManyAttemptsError) as error:
+        message, status = access.refusal(error)
+        form.password.errors = [message]
+        return render_template("tournaments/login.html", tournament=tournament, form=form), status
     access.grant_organiser(tournament.id)
     db.session.commit()
     target = safe_next(form.next.data, url_for("tournaments.show", tournament_id=tournament.id))
@@ -126,8 +127,10 @@ def login(tournament_id: int) -> Response | tuple[str, int]:
 
 @bp.post("/<int:tournament_id>/logout")
 def logout(tournament_id: int) -> Response:
-    """Forget the login on this device (before handing the laptop to someone else)."""
+    """End the login on this device (before handing the laptop to someone else): its
+    session, and every token issued in it, on every worker."""
     access.log_out()
+    db.session.commit()
     flash(gettext("Logged out."))
     return redirect(url_for("tournaments.login_form", tournament_id=tournament_id), 303)
 
