@@ -36,7 +36,7 @@ from sqlalchemy import create_engine, select
 from sqlalchemy.engine import URL
 from sqlalchemy.orm import Session, selectinload
 
-from scorekeeper import archive
+from scorekeeper import archive, jsonlimits
 from scorekeeper.extensions import db
 from scorekeeper.models import Evening, Hand, Seat, Seating
 from scorekeeper.operations.snapshots import kept
@@ -224,6 +224,8 @@ def read_backup(data: bytes) -> list[Mapping[str, Any]]:
         )
     if data.startswith(ZIP_MAGIC):
         data = _json_from_zip(data)
+    # Nesting too deep is refused before the parser recurses into it (jsonlimits).
+    jsonlimits.check_file(data)
     try:
         document = json.loads(data.decode("utf-8"))
         # Lone surrogates ("\ud800") parse, but are no text a database could store.

@@ -36,12 +36,20 @@ class BadJSONError(Exception):
 def body() -> Any:
     """The request's JSON body; an empty body is an empty object.
 
-    Nesting deeper than the parser goes, and text that is not Unicode (a lone surrogate
-    such as ``"\\ud800"``, which JSON can spell but no database can store), are refused
-    like any other body that is not JSON.
+    A body nesting deeper than ``jsonlimits.MAX_DEPTH`` is refused with 400 before it is
+    parsed (``docs/hall-safety.md``). Text that is not Unicode (a lone surrogate such as
+    ``"\\ud800"``, which JSON can spell but no database can store) is refused like any
+    other body that is not JSON.
     """
-    if not request.get_data(cache=True):
+    from scorekeeper import jsonlimits
+
+    raw = request.get_data(cache=True)
+    if not raw:
         return {}
+    try:
+        jsonlimits.check_body(raw)
+    except jsonlimits.TooDeepError as error:
+        abort(reply({"errors": serialize.errors_json(error.errors)}, 400))
     try:
         data = request.get_json(force=True, silent=True)
         if data is not None:

@@ -25,7 +25,7 @@ from flask_babel import gettext, ngettext
 from sqlalchemy import func, select
 from werkzeug.wrappers import Response
 
-from scorekeeper import access, backup
+from scorekeeper import access, backup, jsonlimits
 from scorekeeper.extensions import db
 from scorekeeper.models import Evening
 from scorekeeper.rules.base import InvalidInputError
@@ -107,6 +107,8 @@ def restore() -> Response | tuple[str, int]:
     else:
         try:
             restored = backup.restore_evenings(backup.read_backup(upload.read()))
+        except jsonlimits.TooDeepError as error:
+            abort(400, description=" ".join(text(m) for m in error.errors["file"]))
         except InvalidInputError as error:
             problems += [text(m) for messages in error.errors.values() for m in messages]
         else:

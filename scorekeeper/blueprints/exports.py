@@ -19,7 +19,7 @@ from flask import (
 from flask_babel import force_locale, gettext
 from werkzeug.wrappers import Response as BaseResponse
 
-from scorekeeper import archive, exports, operations
+from scorekeeper import archive, exports, jsonlimits, operations
 from scorekeeper.extensions import db
 from scorekeeper.handforms import hand_form
 from scorekeeper.models import Evening
@@ -176,10 +176,12 @@ class NotJSONError(Exception):
 def read_json(raw: bytes) -> object:
     """The JSON in an uploaded file.
 
-    Besides bad syntax and bad UTF-8 the parser fails on nesting deeper than it goes
-    (RecursionError) and on numbers of thousands of digits (ValueError); and it accepts
-    lone surrogates (``"\\ud800"``), which are no text a database could store.
+    Nesting deeper than ``jsonlimits.MAX_DEPTH`` is refused before parsing
+    (``jsonlimits.TooDeepError``). Besides bad syntax and bad UTF-8 the parser fails on
+    numbers of thousands of digits (ValueError); and it accepts lone surrogates
+    (``"\\ud800"``), which are no text a database could store.
     """
+    jsonlimits.check_file(raw)
     try:
         data = json.loads(raw.decode("utf-8"))
         json.dumps(data, ensure_ascii=False).encode()
@@ -207,6 +209,8 @@ def import_upload() -> BaseResponse | tuple[str, int]:
             evening = archive.import_evening(data, source="page")
         except NotJSONError:
             problems.append(gettext("This file is not an evening archive (not JSON)."))
+        except jsonlimits.TooDeepError as error:
+            abort(400, description=" ".join(text(m) for m in error.errors["file"]))
         except InvalidInputError as error:
             problems += [text(m) for ms in error.errors.values() for m in ms]
         else:
