@@ -59,6 +59,13 @@ MOST_DOUBLINGS = 40
 
 ATTEMPTS = LoginAttempt.__table__
 
+#: How long this process trusts a session it found not logged out (``revoked``).
+REVOKED_CHECK_SECONDS = 2.0
+#: At most this many sessions are remembered so; then the list starts again.
+NOT_REVOKED_KEPT = 10_000
+#: Sessions found not logged out, with when (``time.monotonic``).
+_not_revoked: dict[str, float] = {}
+
 
 class AccessDeniedError(ScorekeeperError):
     """The caller may not reach this: ``status`` 401 (log in first) or 403 (never)."""
@@ -212,9 +219,23 @@ def _read(data: Any) -> Grants | None:
 
 
 def revoked(sid: str) -> bool:
-    """Whether the session ``sid`` was logged out."""
+    """Whether the session ``sid`` was logged out.
+
+    A session found not logged out is trusted for ``REVOKED_CHECK_SECONDS`` by this
+    process: a tablet's every request would otherwise open a database transaction for the
+    look-up alone (0.15 ms of a 0.4 ms request). A logout here counts at once; one on
+    another worker process within that time.
+    """
+    now = time.monotonic()
+    if now - _not_revoked.get(sid, -REVOKED_CHECK_SECONDS) < REVOKED_CHECK_SECONDS:
+        return False
     query = select(RevokedSession.session_id).where(RevokedSession.session_id == sid)
-    return db.session.scalar(query) is not None
+    if db.session.scalar(query) is not None:
+        return True
+    if len(_not_revoked) >= NOT_REVOKED_KEPT:
+        _not_revoked.clear()
+    _not_revoked[sid] = now
+    return False
 
 
 def keep(updated: Grants) -> str:
@@ -362,6 +383,7 @@ def revoke(sid: str) -> None:
     """Remember ``sid`` as logged out for as long as its grants could last (and forget
     sessions whose grants have expired anyway)."""
     now = utcnow()
+    _not_revoked.pop(sid, None)
     db.session.execute(delete(RevokedSession).where(RevokedSession.expires_at < now))
     db.session.merge(RevokedSession(session_id=sid, expires_at=now + session_age()))
 
