@@ -14,6 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from scorekeeper.exports import FORMULA_STARTS, csv_cell, csv_text
+from tests.web.tournament_support import ok
 
 #: Player names a guest might type to make a spreadsheet run something (at most 40 long).
 NAMES = [
@@ -120,14 +121,14 @@ def test_the_striche_and_the_kasse_are_safe_too(client: FlaskClient) -> None:
         "/api/v1/evenings",
         json={"game": "troggu", "variant": "eisten-stalden", "players": NAMES},
     )
-    evening = made.json["id"]
+    evening = ok(made, 201)["id"]
     team = {"team": players[:3], "points": 60}
     assert client.post(f"/api/v1/evenings/{evening}/hands", json=team).status_code == 201
     tally = client.get(f"/evenings/{evening}/settlement.csv").get_data(as_text=True)
     assert_safe(tally)
     assert rows(tally)[1] == [f"'{players[0]}", "1"]
     made = client.post("/api/v1/evenings", json={"game": "doppen", "players": NAMES[:3]})
-    evening = made.json["id"]
+    evening = ok(made, 201)["id"]
     kasse = {"contract": "pass", "penalties": []}
     assert client.post(f"/api/v1/evenings/{evening}/hands", json=kasse).status_code == 201
     hands = client.get(f"/evenings/{evening}/hands.csv").get_data(as_text=True)
