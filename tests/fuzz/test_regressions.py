@@ -37,7 +37,6 @@ def test_an_id_too_large_for_the_database_names_nothing(client: FlaskClient, pat
 @pytest.mark.parametrize(
     "body",
     [
-        pytest.param(b"[" * 100_000 + b"]" * 100_000, id="nested-too-deep"),
         pytest.param(b'{"players": ["\\ud800", "Bert", "Clara", "Dora"]}', id="lone-surrogate"),
         pytest.param(b'{"title": "\\udfff"}', id="lone-low-surrogate"),
     ],
@@ -150,7 +149,6 @@ UPLOADS: dict[str, Callable[[dict[str, Any]], bytes]] = {
         .replace('"version": 1', '"version": 1' + "0" * 5000, 1)
         .encode()
     ),
-    "nested-too-deep": lambda a: b"[" * 100_000 + b"]" * 100_000,
     "lone-surrogate": _with_lone_surrogate,
 }
 

@@ -132,7 +132,6 @@ def broken_backups(data: bytes) -> list[tuple[str, bytes, str]]:
         ("other zip", no_evenings.getvalue(), "This zip file holds no evenings"),
         ("database", database, "This is a database file."),
         ("other JSON", b'{"hello": "world"}', "This file is not a Scorekeeper backup."),
-        ("nested too deep", b"[" * 100_000 + b"]" * 100_000, "(not JSON)"),
         ("a number of 5000 digits", b'{"version": 1' + b"0" * 5000 + b"}", "(not JSON)"),
         ("a lone surrogate", b'{"format": "\\ud800"}', "(not JSON)"),
         (
