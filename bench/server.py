@@ -110,6 +110,11 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
+#: The process group of each server ``serving`` started, by its URL (``bench/designs.py``
+#: adds up the processor time of every process in it).
+GROUPS: dict[str, int] = {}
+
+
 @contextmanager
 def serving(command: list[str], env: dict[str, str], port: int, log: Path) -> Iterator[str]:
     """A server in its own process group, until the block ends."""
@@ -135,6 +140,7 @@ def serving(command: list[str], env: dict[str, str], port: int, log: Path) -> It
             except OSError:
                 assert time.monotonic() < deadline, log.read_text()
                 time.sleep(0.2)
+        GROUPS[url] = process.pid
         yield url
     finally:
         os.killpg(process.pid, signal.SIGTERM)
