@@ -1,8 +1,9 @@
 """Hand submissions per second and the evening page, on the production server.
 
-Each figure of the app is measured beside its baseline, a bare Flask endpoint served by
-gunicorn with the same settings on the same database (``bench/bare.py``), in alternating
-runs, so a busy moment of the machine hits both alike:
+Each figure of the app is measured beside its baseline, a bare Flask endpoint served the
+same way (``scripts/start`` with ``WSGI_APP``: the front and the workers) on the same
+database (``bench/bare.py``), in alternating runs, so a busy moment of the machine hits
+both alike:
 
 - recording a hand (``POST /api/v1/evenings/<id>/hands``) into evenings that already hold
   50 hands, against one insert of the same body;
