@@ -81,22 +81,26 @@ def main() -> None:
             )
         script = str(ROOT / "bench" / "hands.lua")
         reading = str(ROOT / "bench" / "evenings.lua")
-        span = [str(first), str(server.EVENINGS)]
+        # Each server records into evenings of its own: a hand one server records makes
+        # every other server replay that evening again (its kept copy is stale).
+        share = server.EVENINGS // len(urls)
+        spans = {name: [str(first + i * share), str(share)] for i, name in enumerate(urls)}
         kinds = {
             "record a hand": (
-                lambda bare: ["-s", script, bare, "--", "/bare/evenings/", "/hands", *span],
-                lambda ours: ["-s", script, ours, "--", "/api/v1/evenings/", "/hands", *span],
+                lambda bare, span: ["-s", script, bare, "--", "/bare/evenings/", "/hands", *span],
+                lambda ours, span: ["-s", script, ours, "--", "/api/v1/evenings/", "/hands", *span],
                 0.60,
             ),
             "evening page, 200 hands": (
-                lambda bare: [f"{bare}/bare/evenings/{page}"],
-                lambda ours: [f"{ours}/evenings/{page}"],
+                lambda bare, span: [f"{bare}/bare/evenings/{page}"],
+                lambda ours, span: [f"{ours}/evenings/{page}"],
                 0.50,
             ),
         }
-        for bare, ours in urls.values():
-            server.wrk(*kinds["record a hand"][0](bare), seconds=1)
-            server.wrk(*kinds["evening page, 200 hands"][0](bare), seconds=1)
+        for name, (bare, ours) in urls.items():
+            span = spans[name]
+            server.wrk(*kinds["record a hand"][0](bare, span), seconds=1)
+            server.wrk(*kinds["evening page, 200 hands"][0](bare, span), seconds=1)
             server.wrk("-s", reading, ours, "--", "/api/v1/evenings/", *span, seconds=15)
         lines = []
         for kind, (bare_args, our_args, target) in kinds.items():
@@ -104,8 +108,8 @@ def main() -> None:
             costs: dict[tuple[str, str], list[float]] = {}
             jobs = []
             for name, (bare, ours) in urls.items():
-                jobs.append(((name, "bare"), bare, bare_args(bare)))
-                jobs.append(((name, "ours"), ours, our_args(ours)))
+                jobs.append(((name, "bare"), bare, bare_args(bare, spans[name])))
+                jobs.append(((name, "ours"), ours, our_args(ours, spans[name])))
             for round_ in range(ROUNDS):
                 shift = round_ % len(jobs)
                 for key, url, job in jobs[shift:] + jobs[:shift]:
