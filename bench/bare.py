@@ -8,7 +8,7 @@
   query and render them as a table row each with Jinja. The evening page costs at least
   this.
 
-Served by gunicorn with the same settings as the app (``bench/server.py`` starts it).
+Served the same way as the app, by ``scripts/start`` (``bench/server.py`` starts it).
 """
 
 from __future__ import annotations

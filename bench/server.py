@@ -1,8 +1,9 @@
 """Hand submissions per second and the evening page, on the production server.
 
-Each figure of the app is measured beside its baseline, a bare Flask endpoint served by
-gunicorn with the same settings on the same database (``bench/bare.py``), in alternating
-runs, so a busy moment of the machine hits both alike:
+Each figure of the app is measured beside its baseline, a bare Flask endpoint served the
+same way (``scripts/start`` with ``WSGI_APP``: the front and the workers) on the same
+database (``bench/bare.py``), in alternating runs, so a busy moment of the machine hits
+both alike:
 
 - recording a hand (``POST /api/v1/evenings/<id>/hands``) into evenings that already hold
   50 hands, against one insert of the same body;
@@ -51,7 +52,7 @@ PLAYERS = ["Anna", "Bert", "Clara", "Dora", "Emil"]
 EVENINGS = 400
 BEFORE = 50
 PAGE_HANDS = 200
-#: Gunicorn as scripts/start runs it.
+#: Workers as scripts/start runs them.
 WORKERS = (os.cpu_count() or 1) + 1
 THREADS = 1
 WRK = ["wrk", "-t2", "-c8"]
@@ -110,9 +111,14 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
+#: The process group of each server ``serving`` started, by its URL (``bench/designs.py``
+#: adds up the processor time of every process in it).
+GROUPS: dict[str, int] = {}
+
+
 @contextmanager
 def serving(command: list[str], env: dict[str, str], port: int, log: Path) -> Iterator[str]:
-    """A gunicorn server in its own process group, until the block ends."""
+    """A server in its own process group, until the block ends."""
     with log.open("wb") as output:
         process = subprocess.Popen(
             command,
@@ -135,13 +141,14 @@ def serving(command: list[str], env: dict[str, str], port: int, log: Path) -> It
             except OSError:
                 assert time.monotonic() < deadline, log.read_text()
                 time.sleep(0.2)
+        GROUPS[url] = process.pid
         yield url
     finally:
         os.killpg(process.pid, signal.SIGTERM)
         process.wait(timeout=30)
 
 
-def app_server(url: str, folder: Path) -> tuple[list[str], dict[str, str], int]:
+def app_server(url: str, folder: Path, start: str) -> tuple[list[str], dict[str, str], int]:
     """How scripts/start serves the app."""
     port = free_port()
     env = {
@@ -152,30 +159,18 @@ def app_server(url: str, folder: Path) -> tuple[list[str], dict[str, str], int]:
         "SCOREKEEPER_DATABASE_URL": url,
         "SCOREKEEPER_INSTANCE_PATH": str(folder),
     }
-    return [str(ROOT / "scripts" / "start")], env, port
+    return [start], env, port
 
 
-def bare_server(url: str) -> tuple[list[str], dict[str, str], int]:
-    """The bare app with scripts/start's gunicorn settings."""
-    port = free_port()
-    command = [
-        str(ROOT / ".venv" / "bin" / "gunicorn"),
-        "--config",
-        "python:scorekeeper.gunicorn_config",
-        "--bind",
-        f"127.0.0.1:{port}",
-        "--workers",
-        str(WORKERS),
-        "--threads",
-        str(THREADS),
-        "--timeout",
-        "60",
-        "--no-control-socket",
-        "--pythonpath",
-        str(ROOT / "bench"),
-        "bare:create_app()",
-    ]
-    return command, {"BENCH_DATABASE_URL": url}, port
+def bare_server(url: str, folder: Path, start: str) -> tuple[list[str], dict[str, str], int]:
+    """The bare app served the same way, by scripts/start (front and workers)."""
+    command, env, port = app_server(url, folder, start)
+    env["WSGI_APP"] = "bare:create_app()"
+    env["BENCH_DATABASE_URL"] = url
+    env["PYTHONPATH"] = os.pathsep.join(
+        [str(ROOT / "bench"), *filter(None, [os.environ.get("PYTHONPATH")])]
+    )
+    return command, env, port
 
 
 def wrk(*args: str, seconds: int = SECONDS) -> float:
@@ -235,14 +230,14 @@ def cold(name: str, url: str, first: int) -> str:
     return f"{name:<32} {statistics.median(times) * 1000:>8.1f} ms a hand (median of {COLD})"
 
 
-def measure(label: str, url: str, folder: Path) -> list[str]:
+def measure(label: str, url: str, folder: Path, start: str) -> list[str]:
     """Every figure on one database."""
     print(f"{label}: building {EVENINGS} evenings of {BEFORE} hands ...", file=sys.stderr)
     first, page = build(url, folder)
     lines = []
     with (
-        serving(*bare_server(url), log=folder / "bare.log") as bare,
-        serving(*app_server(url, folder), log=folder / "app.log") as ours,
+        serving(*bare_server(url, folder, start), log=folder / "bare.log") as bare,
+        serving(*app_server(url, folder, start), log=folder / "app.log") as ours,
     ):
         script = str(ROOT / "bench" / "hands.lua")
         reading = str(ROOT / "bench" / "evenings.lua")
@@ -286,19 +281,22 @@ def wipe(url: str) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--postgres", help="a PostgreSQL URL to measure too (wiped first)")
+    parser.add_argument(
+        "--start", default=str(ROOT / "scripts" / "start"), help="another server's start command"
+    )
     args = parser.parse_args()
     assert shutil.which("wrk"), "wrk is missing: apt-get install wrk"
     lines = []
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp) / "sqlite"
         folder.mkdir()
-        lines += measure("SQLite", f"sqlite:///{folder / 'bench.sqlite'}", folder)
+        lines += measure("SQLite", f"sqlite:///{folder / 'bench.sqlite'}", folder, args.start)
         if args.postgres:
             wipe(args.postgres)
             folder = Path(tmp) / "postgres"
             folder.mkdir()
-            lines += measure("PostgreSQL", args.postgres, folder)
-    print(f"gunicorn {WORKERS} workers x {THREADS} threads; wrk -t2 -c8; ", end="")
+            lines += measure("PostgreSQL", args.postgres, folder, args.start)
+    print(f"{args.start}: {WORKERS} workers x {THREADS} threads; wrk -t2 -c8; ", end="")
     print(f"median of {RUNS} runs of {SECONDS} s")
     print(f"{'':<32} {'bare/s':>8} {'ours/s':>8} {'ratio':>6}")
     for line in lines:

@@ -96,6 +96,10 @@ def create_app(
     hosts.register(app)  # after the others: its check is put before all of theirs
     register_filters(app)
     register_commands(app)
+    # Behind scripts/start's front the tablet's address is the one the front names.
+    from scorekeeper.front import TrustedFront
+
+    app.wsgi_app = TrustedFront(app.wsgi_app)  # type: ignore[method-assign]
     if app.config["AUTO_MIGRATE"]:
         upgrade_schema(app)
     return app

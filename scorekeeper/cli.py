@@ -34,6 +34,21 @@ def migrate() -> None:
     click.echo("The database schema is up to date.")
 
 
+@click.command("front-config")
+@click.option("--host", required=True, help="the address the server listens on")
+@click.option("--port", type=int, required=True, help="the port the server listens on")
+@click.option("--timeout", type=int, required=True, help="the workers' timeout in seconds")
+@with_appcontext
+def front_config(host: str, port: int, timeout: int) -> None:
+    """Write the front's configuration for a server (``scorekeeper/front.py``) and print
+    its path; the workers' socket path is in the file ``socket`` beside it."""
+    from scorekeeper import front
+
+    app = current_app
+    limit = int(app.config["MAX_CONTENT_LENGTH"] or 0)
+    click.echo(str(front.write(Path(app.instance_path), host, port, timeout, limit)))
+
+
 @click.command("recompute")
 @with_appcontext
 def recompute() -> None:
@@ -185,6 +200,7 @@ def anonymise_player(name: str, language: str, yes: bool) -> None:
 def register(app: Flask) -> None:
     """Add the commands to ``flask``."""
     app.cli.add_command(migrate)
+    app.cli.add_command(front_config)
     app.cli.add_command(recompute)
     app.cli.add_command(show_evening)
     app.cli.add_command(backup_command)

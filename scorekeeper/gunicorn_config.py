@@ -1,11 +1,9 @@
 """Gunicorn settings that ``scripts/start`` gives as Python rather than as flags.
 
-- Threaded workers (``gthread``, as ``gunicorn_worker.FreeThreadWorker`` runs them) even
-  with one thread each: a tablet's connection is kept open between requests (no new
-  handshake over weak Wi-Fi for every hand), and a slow client is read by the worker's
-  event loop instead of holding up a synchronous worker. A worker takes new connections
-  only while a thread is free, and gives a connection a thread only once its request
-  arrives (``gunicorn_worker``).
+- Plain synchronous workers: the front (nginx, ``scorekeeper/front.py``) reads every
+  request whole and keeps the tablets' connections open, so a worker takes a request only
+  when it is free and only once it has fully arrived. ``THREADS`` above 1 makes them
+  gunicorn's threaded workers.
 - Threads of one worker share Python's interpreter lock, which a running thread hands
   over only every 5 ms by default. A thread that holds the database's write lock gives up
   the interpreter lock while it waits for the disk, and then waits for it again behind a
@@ -26,7 +24,7 @@ import gc
 import sys
 from typing import Any
 
-worker_class = "scorekeeper.gunicorn_worker.FreeThreadWorker"
+worker_class = "sync"
 
 #: Seconds a thread runs before it must let a waiting one have the interpreter lock.
 SWITCH_INTERVAL = 0.0005

@@ -151,9 +151,15 @@ def servers(database_url: str, folder: Path) -> Iterator[StartServer]:
     started: list[Server] = []
 
     def start(
-        *, workers: int = 2, threads: int = 2, instance: Path | None = None, port: int = 0
+        *,
+        workers: int = 2,
+        threads: int = 2,
+        instance: Path | None = None,
+        port: int = 0,
+        ready: str = "/evenings",
     ) -> Server:
-        """A server; ``port``: where to listen (a free one if 0), e.g. a killed one's."""
+        """A server; ``port``: where to listen (a free one if 0), e.g. a killed one's;
+        ``ready``: the API path that answers 200 once it has started."""
         port = port or free_port()
         env = {
             **os.environ,
@@ -178,9 +184,7 @@ def servers(database_url: str, folder: Path) -> Iterator[StartServer]:
         server = Server(f"http://127.0.0.1:{port}", process, log)
         started.append(server)
         probe = Tablet()
-        wait_until_answering(
-            process, log, lambda: server.api(probe, "GET", "/evenings").status == 200
-        )
+        wait_until_answering(process, log, lambda: server.api(probe, "GET", ready).status == 200)
         return server
 
     try:

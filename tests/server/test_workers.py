@@ -1,12 +1,12 @@
-"""How ``scripts/start``'s workers (``scorekeeper.gunicorn_worker``) share the hall's
-connections, with its gunicorn settings and a stand-in app whose one page is slow."""
+"""How ``scripts/start``'s front and workers share the hall's connections: the real start
+script serving a stand-in app whose one page is slow (``WSGI_APP``)."""
 
 from __future__ import annotations
 
 import http.client
+import os
 import socket
 import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -15,49 +15,53 @@ from pathlib import Path
 
 import pytest
 
-from scorekeeper.gunicorn_worker import DEFAULT_WORKER_DATA_TIMEOUT
-from tests.server.conftest import Server, free_port, wait_until_answering
+from scorekeeper.front import CLIENT_SECONDS
+from tests.server.conftest import START, Server, free_port, wait_until_answering
 
 ROOT = Path(__file__).resolve().parents[2]
-GUNICORN = Path(sys.executable).with_name("gunicorn")
 #: How long the slow page takes: far longer than any quick page may wait.
 SLOW_SECONDS = 4.0
 
 
+def ask(connection: http.client.HTTPConnection, path: str) -> float:
+    """GET ``path`` on ``connection``; seconds it took."""
+    start = time.perf_counter()
+    connection.request("GET", path)
+    answer = connection.getresponse()
+    assert (answer.status, answer.read()) == (200, b"ok")
+    return time.perf_counter() - start
+
+
 def get(port: int, path: str) -> float:
     """GET ``path`` on a connection of its own, as a tablet arriving; seconds it took."""
-    start = time.perf_counter()
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
     try:
-        connection.request("GET", path)
-        answer = connection.getresponse()
-        assert (answer.status, answer.read()) == (200, b"ok")
+        return ask(connection, path)
     finally:
         connection.close()
-    return time.perf_counter() - start
 
 
 @pytest.fixture
 def port(tmp_path: Path) -> Iterator[int]:
-    """Two workers of one thread each, with scripts/start's settings, serving the stand-in."""
+    """Two workers of one thread each behind the front, as scripts/start runs them,
+    serving the stand-in."""
     port = free_port()
-    log = tmp_path / "gunicorn.log"
+    log = tmp_path / "server.log"
+    env = {
+        **os.environ,
+        "HOST": "127.0.0.1",
+        "PORT": str(port),
+        "WORKERS": "2",
+        "THREADS": "1",
+        "WSGI_APP": "tests.server.waiting_app:app",
+        "SCOREKEEPER_DATABASE_URL": f"sqlite:///{tmp_path / 'unused.sqlite'}",
+        "SCOREKEEPER_INSTANCE_PATH": str(tmp_path / "instance"),
+    }
     with log.open("wb") as output:
         process = subprocess.Popen(
-            [
-                str(GUNICORN),
-                "--config",
-                "python:scorekeeper.gunicorn_config",
-                "--bind",
-                f"127.0.0.1:{port}",
-                "--workers",
-                "2",
-                "--threads",
-                "1",
-                "--no-control-socket",
-                "tests.server.waiting_app:app",
-            ],
+            [str(START)],
             cwd=ROOT,
+            env=env,
             stdout=output,
             stderr=subprocess.STDOUT,
             start_new_session=True,
@@ -93,6 +97,23 @@ def test_tablets_arriving_while_a_worker_prints_are_answered_by_the_free_one(por
     assert max(waited) < SLOW_SECONDS / 2, waited
 
 
+def test_tablets_on_kept_connections_do_not_wait_behind_a_printout(port: int) -> None:
+    connections = [http.client.HTTPConnection("127.0.0.1", port, timeout=30) for _ in range(6)]
+    try:
+        for connection in connections:  # each has its connection, as a tablet at a table
+            ask(connection, "/")
+        printing = threading.Thread(target=get, args=(port, f"/slow?{SLOW_SECONDS}"))
+        printing.start()
+        time.sleep(0.5)
+        with ThreadPoolExecutor(len(connections)) as pool:
+            waited = list(pool.map(lambda c: ask(c, "/"), connections))
+        printing.join()
+    finally:
+        for connection in connections:
+            connection.close()
+    assert max(waited) < SLOW_SECONDS / 2, waited
+
+
 def test_a_tablet_keeps_its_connection_between_requests(port: int) -> None:
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
     try:
@@ -112,14 +133,14 @@ def test_a_tablet_keeps_its_connection_between_requests(port: int) -> None:
 def test_connections_opened_ahead_and_left_silent_hold_up_no_tablet(port: int) -> None:
     for _ in range(4):  # both workers have started and answered
         get(port, "/")
-    # As a browser opens connections ahead of need: one per worker, nothing sent on them.
-    silent = [socket.create_connection(("127.0.0.1", port)) for _ in range(2)]
+    # As a browser opens connections ahead of need: more than there are workers.
+    silent = [socket.create_connection(("127.0.0.1", port)) for _ in range(4)]
     try:
-        time.sleep(0.3)  # both taken by a worker
-        assert get(port, "/") < DEFAULT_WORKER_DATA_TIMEOUT / 5
-        # Not kept for ever: closed once nothing came within the wait.
+        time.sleep(0.3)
+        assert get(port, "/") < 1
+        # Not kept for ever: closed once nothing came within the front's wait.
         for connection in silent:
-            connection.settimeout(DEFAULT_WORKER_DATA_TIMEOUT + 5)
+            connection.settimeout(CLIENT_SECONDS + 5)
             assert connection.recv(1) == b""
     finally:
         for connection in silent:

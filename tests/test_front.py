@@ -1,0 +1,101 @@
+"""The front ``scripts/start`` runs before the workers (``scorekeeper.front``): its
+configuration, its own error answers, and the addresses the app sees behind it."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import socket
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from flask import Flask
+
+from scorekeeper import front
+
+LIMIT = 100 * 1024 * 1024
+
+
+def test_the_configuration_is_one_nginx_accepts(tmp_path: Path) -> None:
+    config = front.write(tmp_path, "0.0.0.0", 5000, 60, LIMIT)
+    text = config.read_text()
+    assert "client_max_body_size 104857600;" in text
+    assert "proxy_request_buffering on;" in text
+    assert "listen 0.0.0.0:5000 default_server;" in text
+    assert "proxy_read_timeout 65s;" in text
+    sock = Path((config.parent / "socket").read_text().strip())
+    assert f"server unix:{sock};" in text
+    assert sock.parent == config.parent  # in the instance folder's front-5000
+    nginx = shutil.which("nginx") or "/usr/sbin/nginx"
+    checked = subprocess.run(
+        [nginx, "-t", "-p", str(config.parent), "-c", str(config), "-e", "stderr"],
+        capture_output=True,
+        text=True,
+    )
+    assert checked.returncode == 0, checked.stderr
+
+
+def test_an_ipv6_wildcard_takes_ipv4_too(tmp_path: Path) -> None:
+    assert front.listen_address("::", 5000) == ("[::]:5000", " ipv6only=off")
+    assert front.listen_address("::1", 80) == ("[::1]:80", "")
+
+
+def test_a_socket_path_too_long_goes_to_a_private_folder(tmp_path: Path) -> None:
+    deep = tmp_path / ("x" * 120)
+    sock = front.socket_path(deep)
+    assert len(str(sock)) <= front.SOCKET_PATH_MAX
+    assert oct(sock.parent.stat().st_mode & 0o777) == "0o700"
+    sock.parent.rmdir()
+
+
+def test_its_own_errors_speak_as_the_app_does(tmp_path: Path) -> None:
+    config = front.write(tmp_path, "127.0.0.1", 5001, 60, LIMIT)
+    errors = config.parent / "errors"
+    german = json.loads((errors / "413.de.json").read_text())
+    assert german == {
+        "errors": {
+            "body": [
+                "Diese Datei ist zu gross: Höchstens 100 MB können gesendet werden. "
+                "Es wurde nichts gespeichert."
+            ]
+        }
+    }
+    english = json.loads((errors / "504.en.json").read_text())
+    assert list(english["errors"]) == ["server"]
+    page = (errors / "413.en.html").read_text()
+    assert "at most 100 MB can be sent" in page
+    assert "Höchstens 100 MB" in page
+    for status in (400, 408, 413, 502, 504):
+        for name in (f"{status}.de.html", f"{status}.en.html", f"{status}.en.json"):
+            assert (errors / name).is_file()
+    assert "error_page 494 =400 /_front/400.$front_lang.$front_kind;" in config.read_text()
+
+
+@pytest.fixture
+def unix_socket() -> Iterator[socket.socket]:
+    """A socket as gunicorn hands a request that came over its Unix socket."""
+    with socket.socket(socket.AF_UNIX) as sock:
+        yield sock
+
+
+def backup_status(app: Flask, environ: dict[str, object], forwarded: str) -> int:
+    """The status of the backup page (this machine only) for a request so made."""
+    client = app.test_client()
+    client.environ_base.update(environ)
+    with client.get("/backup", headers={"X-Forwarded-For": forwarded}) as response:
+        return response.status_code
+
+
+def test_the_address_the_front_names_is_the_tablets(app: Flask, unix_socket: socket.socket) -> None:
+    from_front = {"REMOTE_ADDR": "", "gunicorn.socket": unix_socket}
+    assert backup_status(app, from_front, "192.168.1.30") == 403
+    assert backup_status(app, from_front, "127.0.0.1") == 200
+
+
+def test_a_forwarded_address_from_anyone_else_is_not_taken(app: Flask) -> None:
+    with socket.socket() as tcp:
+        tablet = {"REMOTE_ADDR": "192.168.1.30", "gunicorn.socket": tcp}
+        assert backup_status(app, tablet, "127.0.0.1") == 403
+    assert backup_status(app, {"REMOTE_ADDR": "192.168.1.30"}, "127.0.0.1") == 403
