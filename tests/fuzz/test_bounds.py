@@ -23,6 +23,7 @@ from scorekeeper.rules.doppen_hand import MAX_PENALTIES_PER_PLAYER
 from scorekeeper.tournament.setup import NAME_OF_TOURNAMENT_LENGTH
 from scorekeeper.validation import NAME_LENGTH, TEXT_LENGTH, VOID_LENGTH
 from tests.fuzz.world import EveningInfo, World, without_counted
+from tests.web.test_pages import NEW as PAGE_NEW
 from tests.web.tournament_support import NAMES, create_tournament, draw, ok, play, register, start
 
 Snapshot = Callable[[], dict[str, list[tuple[Any, ...]]]]
@@ -282,20 +283,7 @@ def test_change_entrant(world: World, data: st.DataObject) -> None:
 
 # -- page forms ----------------------------------------------------------------------------
 
-NEW_EVENING_FORM = {
-    "seat_0": "Anna",
-    "seat_1": "Bert",
-    "seat_2": "Clara",
-    "seat_3": "Dora",
-    "dealer_seat": "3",
-    "opt_unit_value": "0.10",
-    "opt_currency": "CHF",
-    "opt_coin": "0.05",
-    "opt_end_pot": "split",
-    "opt_threshold": "fixed-35",
-    "opt_partner_rounding": "nearest",
-    "opt_last_trick_payers": "all-others",
-}
+NEW_EVENING_FORM = {k: v for k, v in PAGE_NEW.items() if k != "title"}  # the new-evening form
 
 
 @BOUNDS

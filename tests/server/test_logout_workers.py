@@ -7,20 +7,13 @@ import time
 
 from scorekeeper.access import REVOKED_CHECK_SECONDS
 from tests.server.conftest import StartServer, Tablet
-
-PASSWORD = "museum-2026"
+from tests.web.tournament_support import setup_body
 
 
 def test_a_logout_ends_the_token_on_every_worker(start_server: StartServer) -> None:
     server = start_server(workers=3, threads=1)
     laptop = Tablet()
-    body = {
-        "name": "Herbstturnier",
-        "game": "troggen",
-        "rounds": 2,
-        "deals_per_player": 1,
-        "password": PASSWORD,
-    }
+    body = setup_body(name="Herbstturnier", rounds=2)
     created = server.api(laptop, "POST", "/tournaments", body)
     assert created.status == 201, created.text
     tournament, token = created.json["id"], created.json["token"]

@@ -16,8 +16,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 from tests.conftest import PLAYERS4
 from tests.server.conftest import Answer, Server, StartServer, Tablet
+from tests.web.tournament_support import PASSWORD, setup_body
 
-PASSWORD = "museum-2026"
 GUESSES = 40
 
 
@@ -37,13 +37,7 @@ def at_once(count: int, call: Callable[[int], Answer]) -> Counter[int]:
 def started_tournament(server: Server) -> tuple[int, str]:
     """A tournament with its first round started: its id and a table's code."""
     organiser = Tablet()
-    body = {
-        "name": "Herbstturnier",
-        "game": "troggen",
-        "rounds": 2,
-        "deals_per_player": 1,
-        "password": PASSWORD,
-    }
+    body = setup_body(name="Herbstturnier", rounds=2)
     created = server.api(organiser, "POST", "/tournaments", body)
     assert created.status == 201, created.text
     tournament = int(created.json["id"])

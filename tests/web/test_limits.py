@@ -26,6 +26,7 @@ from scorekeeper.tournament.models import Tournament
 from scorekeeper.tournament.setup import MAX_ENTRANTS, MAX_START_NUMBER, NAME_OF_TOURNAMENT_LENGTH
 from scorekeeper.validation import NAME_LENGTH, TEXT_LENGTH, VOID_LENGTH
 from tests.conftest import PLAYERS4
+from tests.web.test_pages import NEW as PAGE_NEW
 from tests.web.tournament_support import (
     NAMES,
     create_tournament,
@@ -420,20 +421,7 @@ def test_start_numbers_stay_within_their_four_digits(client: FlaskClient) -> Non
 
 # -- pages ---------------------------------------------------------------------------------
 
-NEW = {
-    "seat_0": "Anna",
-    "seat_1": "Bert",
-    "seat_2": "Clara",
-    "seat_3": "Dora",
-    "dealer_seat": "3",
-    "opt_unit_value": "0.10",
-    "opt_currency": "CHF",
-    "opt_coin": "0.05",
-    "opt_end_pot": "split",
-    "opt_threshold": "fixed-35",
-    "opt_partner_rounding": "nearest",
-    "opt_last_trick_payers": "all-others",
-}
+NEW = {k: v for k, v in PAGE_NEW.items() if k != "title"}  # the new-evening form
 
 
 def maxlength(page: str, name: str) -> int:
