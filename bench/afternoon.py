@@ -92,14 +92,18 @@ class Record:
 
 
 class Client:
-    """One device: a kept-alive connection and its own cookies, like a browser tab."""
+    """One device: a kept-alive connection and its own cookies, like a browser tab, from
+    an address of its own (``device``: 127.0.<device // 250 + 1>.<device % 250 + 1>), as
+    the hall's devices each have theirs: the attempt limits count per address."""
 
-    def __init__(self, port: int, record: Record) -> None:
-        self.port = port
+    def __init__(self, port: int, record: Record, device: int = -1) -> None:
         self.origin = f"http://127.0.0.1:{port}"
         self.record = record
         self.cookies: dict[str, str] = {}
-        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=PATIENCE)
+        source = ("127.0.0.1" if device < 0 else f"127.0.{device // 250 + 1}.{device % 250 + 1}", 0)
+        self.connection = http.client.HTTPConnection(
+            "127.0.0.1", port, timeout=PATIENCE, source_address=source
+        )
 
     def call(
         self,
@@ -192,13 +196,14 @@ def tablet(
     port: int,
     record: Record,
     table: dict[str, Any],
+    device: int,
     think: tuple[float, float],
     seed: int,
     saved: list[Saved],
 ) -> None:
     """One table's tablet through a round: open the table, then save and reload."""
     rng = random.Random(seed)
-    client = Client(port, record)
+    client = Client(port, record, device)
     players = [p["name"] for p in table["players"]]
     screen = f"/evenings/{table['evening']}"
     try:
@@ -302,15 +307,17 @@ def run_afternoon(
     try:
         for number in range(1, rounds + 1):
             organiser.call("draw", "POST", f"{api}/rounds", token=token, expect=201)
-            _, _, started = organiser.call(
+            status, _, started = organiser.call(
                 "start", "POST", f"{api}/rounds/{number}/start", token=token
             )
+            if status != 200:
+                break  # recorded as an error: the draw or the start was refused
             tables = json.loads(started)["tables"]
             evenings += [t["evening"] for t in tables]
             threads = [
                 threading.Thread(
                     target=tablet,
-                    args=(port, record, t, think, seed * 1000 + number * 100 + i, saved),
+                    args=(port, record, t, i, think, seed * 1000 + number * 100 + i, saved),
                 )
                 for i, t in enumerate(tables)
             ]

@@ -430,14 +430,16 @@ def attempt(scope: str) -> int:
     writes anything (on SQLite the request would hold the write lock this waits for).
     """
     config = current_app.config
-    now = utcnow()
     remote = _remote()
     own_window = timedelta(seconds=config["LOGIN_WINDOW_SECONDS"])
     shared_window = timedelta(seconds=config["LOGIN_DELAY_WINDOW_SECONDS"])
-    oldest = now - max(own_window, shared_window)
     unit = work.Plain(db.engine.connect)
     try:
         _serialise(unit)
+        # The time once the lock is held: taken before, a try that waited for the lock
+        # would be older than the one recorded just before it, and would wait for it.
+        now = utcnow()
+        oldest = now - max(own_window, shared_window)
         connection = unit.connection()
         rows = connection.execute(
             select(ATTEMPTS.c.remote, ATTEMPTS.c.at, ATTEMPTS.c.cleared).where(
@@ -454,8 +456,9 @@ def attempt(scope: str) -> int:
             _retry_after(max(60, math.ceil(wait.total_seconds())))
             raise TooManyAttemptsError(max(1, math.ceil(wait.total_seconds() / 60)))
         everyone = [row.at for row in rows if row.at > now - shared_window]
-        if everyone:
-            free_at = max(everyone) + timedelta(seconds=installation_delay(len(everyone)))
+        delay = installation_delay(len(everyone))
+        if delay:
+            free_at = max(everyone) + timedelta(seconds=delay)
             if free_at > now:
                 seconds = max(1, math.ceil((free_at - now).total_seconds()))
                 _retry_after(seconds)
