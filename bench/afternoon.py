@@ -71,7 +71,7 @@ HIDDEN = re.compile(r'<input[^>]*type="hidden"[^>]*>')
 NAME = re.compile(r'name="([^"]+)"')
 VALUE = re.compile(r'value="([^"]*)"')
 CSRF = re.compile(r'name="csrf_token"[^>]*value="([^"]+)"')
-TABLETS = ("tablet: save a hand", "tablet: table screen")
+TABLETS = ("tablet: open the table", "tablet: save a hand", "tablet: table screen")
 
 
 @dataclass
@@ -378,7 +378,7 @@ def table(record: Record) -> list[str]:
         p99 = percentile(tablets, 0.99)
         verdict = "within" if p99 < TARGET_P99_MS else "OVER"
         lines.append(
-            f"tablets (save + screen): p99 {p99:.0f} ms, "
+            f"tablets (open, save, screen): p99 {p99:.0f} ms, "
             f"median {statistics.median(tablets) * 1000:.0f} ms, "
             f"{verdict} the {TARGET_P99_MS:.0f} ms target"
         )

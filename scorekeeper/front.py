@@ -147,6 +147,11 @@ http {{
     upstream scorekeeper {{
         server unix:{socket};
     }}
+    # The printouts' own workers, at a lower priority (scripts/start): a PDF takes
+    # seconds of processor time, which the tablets' requests get first.
+    upstream printouts {{
+        server unix:{print_socket};
+    }}
 
     server {{
         listen {listen} default_server{ipv6only};
@@ -160,7 +165,19 @@ http {{
 
         location / {{
             proxy_pass http://scorekeeper;
-            proxy_request_buffering on;
+{proxy}
+        }}
+
+        location ~ \\.pdf$ {{
+            proxy_pass http://printouts;
+{proxy}
+        }}
+    }}
+}}
+"""
+
+#: How the front hands a request on, the same to both pools of workers.
+PROXY = """            proxy_request_buffering on;
             proxy_buffering on;
             proxy_buffer_size 16k;
             proxy_buffers 16 16k;
@@ -170,11 +187,7 @@ http {{
             proxy_set_header Connection "";
             proxy_connect_timeout {connect}s;
             proxy_send_timeout {upstream}s;
-            proxy_read_timeout {upstream}s;
-        }}
-    }}
-}}
-"""
+            proxy_read_timeout {upstream}s;"""
 
 
 def run_folder(instance: Path, port: int) -> Path:
@@ -183,13 +196,13 @@ def run_folder(instance: Path, port: int) -> Path:
     return instance / f"front-{port}"
 
 
-def socket_path(run: Path) -> Path:
-    """The workers' Unix socket: in the run folder, or in a private temporary folder when
-    that path would be too long for a socket."""
-    path = run / "app.sock"
+def socket_path(run: Path, name: str = "app") -> Path:
+    """A pool of workers' Unix socket, ``<name>.sock``: in the run folder, or in a private
+    temporary folder when that path would be too long for a socket."""
+    path = run / f"{name}.sock"
     if len(os.fsencode(path)) <= SOCKET_PATH_MAX:
         return path
-    return Path(tempfile.mkdtemp(prefix="scorekeeper-")) / "app.sock"
+    return Path(tempfile.mkdtemp(prefix="scorekeeper-")) / f"{name}.sock"
 
 
 def listen_address(host: str, port: int) -> tuple[str, str]:
@@ -217,7 +230,8 @@ def error_files(folder: Path, body_max: int) -> None:
 def write(instance: Path, host: str, port: int, timeout: int, body_max: int) -> Path:
     """Write the front's configuration and error pages for the server on ``host:port``
     whose workers time out after ``timeout`` seconds; returns the configuration file.
-    The workers' socket path is written beside it, in ``socket``."""
+    The workers' socket path is written beside it, in ``socket``, and the printouts'
+    workers' in ``print-socket``."""
     run = run_folder(instance, port)
     run.mkdir(parents=True, exist_ok=True)
     os.chmod(run, 0o700)  # the socket trusts whoever reaches it (TrustedFront)
@@ -225,6 +239,7 @@ def write(instance: Path, host: str, port: int, timeout: int, body_max: int) -> 
         (run / name).mkdir(exist_ok=True)
     error_files(run / "errors", body_max)
     sock = socket_path(run)
+    print_sock = socket_path(run, "print")
     listen, ipv6only = listen_address(host, port)
     pages = []
     for status in [*ERRORS, *ALIASES]:
@@ -242,14 +257,15 @@ def write(instance: Path, host: str, port: int, timeout: int, body_max: int) -> 
         body_max=body_max,
         client=CLIENT_SECONDS,
         keepalive=KEEPALIVE_SECONDS,
-        connect=timeout,
+        print_socket=print_sock,
         # A worker is stopped after ``timeout`` s; nginx waits a little longer to see it.
-        upstream=timeout + 5,
+        proxy=PROXY.format(connect=timeout, upstream=timeout + 5),
         error_pages="\n".join(pages) + "\n",
     )
     path = run / "nginx.conf"
     path.write_text(config, encoding="utf-8")
     (run / "socket").write_text(str(sock) + "\n", encoding="utf-8")
+    (run / "print-socket").write_text(str(print_sock) + "\n", encoding="utf-8")
     return path
 
 

@@ -28,6 +28,11 @@ def test_the_configuration_is_one_nginx_accepts(tmp_path: Path) -> None:
     sock = Path((config.parent / "socket").read_text().strip())
     assert f"server unix:{sock};" in text
     assert sock.parent == config.parent  # in the instance folder's front-5000
+    # Printouts go to their own workers (scripts/start runs them at a lower priority).
+    printouts = Path((config.parent / "print-socket").read_text().strip())
+    assert printouts != sock
+    assert f"upstream printouts {{\n        server unix:{printouts};" in text
+    assert "location ~ \\.pdf$ {\n            proxy_pass http://printouts;" in text
     nginx = shutil.which("nginx") or "/usr/sbin/nginx"
     checked = subprocess.run(
         [nginx, "-t", "-p", str(config.parent), "-c", str(config), "-e", "stderr"],
