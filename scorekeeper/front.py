@@ -21,6 +21,7 @@ from __future__ import annotations
 import html
 import json
 import os
+import resource
 import socket
 import tempfile
 from collections.abc import Callable, Iterable
@@ -36,6 +37,8 @@ CLIENT_SECONDS = 10
 KEEPALIVE_SECONDS = 75
 #: Longest path of a Unix socket (108 bytes on Linux, less elsewhere).
 SOCKET_PATH_MAX = 100
+#: Connections the front holds at most (tablets, slow ones, and its own to the workers).
+CONNECTIONS_MAX = 4096
 
 #: What the front says for the errors it answers itself: (status, field of the API's error
 #: shape, English, German). 413 speaks as the app's own handler does (``blueprints.errors``).
@@ -105,7 +108,7 @@ pid {run}/nginx.pid;
 error_log stderr warn;
 
 events {{
-    worker_connections 4096;
+    worker_connections {connections};
 }}
 
 http {{
@@ -190,6 +193,17 @@ PROXY = """            proxy_request_buffering on;
             proxy_read_timeout {upstream}s;"""
 
 
+def connections() -> int:
+    """How many connections the front may hold at once: ``CONNECTIONS_MAX``, or as many as
+    the open-file limit allows (a proxied request holds two files: the tablet's connection
+    and the worker's), leaving some for its own files. ``scripts/start`` raises the limit
+    to the most the user may have first; a user's limit is often 1,024."""
+    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY:
+        return CONNECTIONS_MAX
+    return max(64, min(CONNECTIONS_MAX, (soft - 32) // 2))
+
+
 def run_folder(instance: Path, port: int) -> Path:
     """Where one server's front keeps its configuration, socket and files: the instance
     folder's ``front-<port>`` (servers on other ports may share the instance folder)."""
@@ -255,6 +269,7 @@ def write(instance: Path, host: str, port: int, timeout: int, body_max: int) -> 
         listen=listen,
         ipv6only=ipv6only,
         body_max=body_max,
+        connections=connections(),
         client=CLIENT_SECONDS,
         keepalive=KEEPALIVE_SECONDS,
         print_socket=print_sock,

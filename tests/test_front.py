@@ -104,3 +104,15 @@ def test_a_forwarded_address_from_anyone_else_is_not_taken(app: Flask) -> None:
         tablet = {"REMOTE_ADDR": "192.168.1.30", "gunicorn.socket": tcp}
         assert backup_status(app, tablet, "127.0.0.1") == 403
     assert backup_status(app, {"REMOTE_ADDR": "192.168.1.30"}, "127.0.0.1") == 403
+
+
+def test_the_front_holds_no_more_connections_than_it_may_open_files(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    limits = {"soft": 1024}
+    monkeypatch.setattr(front.resource, "getrlimit", lambda _: (limits["soft"], 1 << 20))
+    assert front.connections() == 496  # a user's usual limit: two files a connection
+    limits["soft"] = 1 << 20
+    assert front.connections() == front.CONNECTIONS_MAX
+    limits["soft"] = 64
+    assert front.connections() == 64  # never fewer than a small hall needs to start
