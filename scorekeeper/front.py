@@ -21,6 +21,7 @@ from __future__ import annotations
 import html
 import json
 import os
+import re
 import resource
 import socket
 import tempfile
@@ -64,6 +65,12 @@ ERRORS: dict[int, tuple[str, str, str, str]] = {
         "This file is too large: at most {mb} MB can be sent. Nothing was saved.",
         "Diese Datei ist zu gross: Höchstens {mb} MB können gesendet werden. Es wurde "
         "nichts gespeichert.",
+    ),
+    405: (
+        "Method Not Allowed",
+        "request",
+        "This address cannot be used this way (the method is not one it takes).",
+        "Diese Adresse kann so nicht verwendet werden (sie nimmt diese Anfrageart nicht an).",
     ),
     502: (
         "Bad Gateway",
@@ -147,6 +154,15 @@ http {{
         default en;
     }}
 
+    # The methods each of the app's addresses takes, for the Allow of the 405 the front
+    # answers itself (a TRACE never reaches the app); written from the app's routes.
+    map $request_uri $front_path {{
+        "~^(?<path>[^?]*)" $path;
+    }}
+    map $front_path $front_allow {{
+{allow}
+    }}
+
     upstream scorekeeper {{
         server unix:{socket};
     }}
@@ -164,6 +180,11 @@ http {{
         location /_front/ {{
             internal;
             alias {run}/errors/;
+        }}
+        location ~ ^/_front/(405[.].*)$ {{
+            internal;
+            alias {run}/errors/$1;
+            add_header Allow $front_allow always;
         }}
 
         location / {{
@@ -241,9 +262,39 @@ def error_files(folder: Path, body_max: int) -> None:
             (folder / f"{status}.{lang}.html").write_text(page, encoding="utf-8")
 
 
-def write(instance: Path, host: str, port: int, timeout: int, body_max: int) -> Path:
+def allow_map(routes: Iterable[tuple[str, Iterable[str]]]) -> str:
+    """The lines of the ``$front_allow`` map: for each of the app's routes (its rule and its
+    methods, as Flask's URL map has them), the path it matches and the methods the app
+    itself would name in ``Allow``. Rules without variables are matched exactly (nginx
+    tries those first); the others as patterns, those with fewer variables first."""
+    methods: dict[str, set[str]] = {}
+    for rule, taken in routes:
+        methods.setdefault(rule, set()).update(taken)
+    exact, patterns = [], []
+    for rule in sorted(methods, key=lambda r: (r.count("<"), -len(r), r)):
+        allowed = ", ".join(sorted(methods[rule]))
+        if "<" not in rule:
+            exact.append(f'        "{rule}" "{allowed}";')
+            continue
+        pattern = rule.replace(".", "[.]")
+        pattern = re.sub(r"<int:\w+>", "[0-9]+", pattern)
+        pattern = re.sub(r"<path:\w+>", ".+", pattern)
+        pattern = re.sub(r"<(?:\w+:)?\w+>", "[^/]+", pattern)
+        patterns.append(f'        "~^{pattern}$" "{allowed}";')
+    return "\n".join(exact + patterns)
+
+
+def write(
+    instance: Path,
+    host: str,
+    port: int,
+    timeout: int,
+    body_max: int,
+    routes: Iterable[tuple[str, Iterable[str]]] = (),
+) -> Path:
     """Write the front's configuration and error pages for the server on ``host:port``
-    whose workers time out after ``timeout`` seconds; returns the configuration file.
+    whose workers time out after ``timeout`` seconds and serve ``routes`` (rules and
+    methods, for the ``Allow`` of the front's own 405); returns the configuration file.
     The workers' socket path is written beside it, in ``socket``, and the printouts'
     workers' in ``print-socket``."""
     run = run_folder(instance, port)
@@ -276,6 +327,7 @@ def write(instance: Path, host: str, port: int, timeout: int, body_max: int) -> 
         # A worker is stopped after ``timeout`` s; nginx waits a little longer to see it.
         proxy=PROXY.format(connect=timeout, upstream=timeout + 5),
         error_pages="\n".join(pages) + "\n",
+        allow=allow_map(routes),
     )
     path = run / "nginx.conf"
     path.write_text(config, encoding="utf-8")

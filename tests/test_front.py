@@ -116,3 +116,20 @@ def test_the_front_holds_no_more_connections_than_it_may_open_files(
     assert front.connections() == front.CONNECTIONS_MAX
     limits["soft"] = 64
     assert front.connections() == 64  # never fewer than a small hall needs to start
+
+
+def test_the_fronts_own_405_names_the_methods_the_app_takes() -> None:
+    # A TRACE never reaches the app: the front answers it, with the Allow the app would send.
+    routes = [
+        ("/api/v1/evenings", {"GET", "HEAD", "OPTIONS"}),
+        ("/api/v1/evenings", {"POST", "OPTIONS"}),
+        ("/api/v1/evenings/<int:evening_id>/sheet.pdf", {"GET", "HEAD", "OPTIONS"}),
+        ("/t/<code>", {"GET", "HEAD", "OPTIONS"}),
+        ("/static/<path:filename>", {"GET", "HEAD", "OPTIONS"}),
+    ]
+    assert front.allow_map(routes).splitlines() == [
+        '        "/api/v1/evenings" "GET, HEAD, OPTIONS, POST";',
+        '        "~^/api/v1/evenings/[0-9]+/sheet[.]pdf$" "GET, HEAD, OPTIONS";',
+        '        "~^/static/.+$" "GET, HEAD, OPTIONS";',
+        '        "~^/t/[^/]+$" "GET, HEAD, OPTIONS";',
+    ]

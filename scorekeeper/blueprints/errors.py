@@ -8,7 +8,17 @@ from __future__ import annotations
 
 from urllib.parse import quote
 
-from flask import Flask, Response, flash, jsonify, redirect, render_template, request, url_for
+from flask import (
+    Flask,
+    Response,
+    flash,
+    jsonify,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
 from flask_wtf.csrf import CSRFError
@@ -56,6 +66,30 @@ def plain_words(error: HTTPException) -> str:
     if default is not None:
         return str(default)
     return gettext("This request could not be served (error %(code)s).", code=error.code)
+
+
+def allow(error: HTTPException) -> str:
+    """The methods the address takes, in a steady order, for a 405's ``Allow``."""
+    return ", ".join(sorted(getattr(error, "valid_methods", None) or []))
+
+
+def api_words(error: HTTPException) -> str:
+    """What the error says to a program calling the API: the page's words point at buttons
+    and pages, which a program has none of."""
+    if error.code == 405:
+        allowed = allow(error)
+        return gettext(
+            "This address does not take %(method)s; it takes %(allowed)s.",
+            method=request.method,
+            allowed=allowed,
+        )
+    if error.description != type(error).description:  # given where it was raised
+        return str(error.description)
+    if error.code == 404:
+        return gettext("There is no such address in the API. Check the address.")
+    if error.code == 400:
+        return gettext("The request could not be read, so nothing was saved.")
+    return plain_words(error)
 
 
 def wants_json() -> bool:
@@ -220,13 +254,17 @@ def register(app: Flask) -> None:
         return render_template("errors/500.html", message=message), 413
 
     @app.errorhandler(HTTPException)
-    def http_error(error: HTTPException) -> Response | tuple[str, int]:
+    def http_error(error: HTTPException) -> Response:
         db.session.rollback()
         status = error.code or 500
-        message = plain_words(error)
         if wants_json():
-            return json_error(status, "request", message)
-        return render_template("errors/error.html", status=status, message=message), status
+            response = json_error(status, "request", api_words(error))
+        else:
+            page = render_template("errors/error.html", status=status, message=plain_words(error))
+            response = make_response(page, status)
+        if status == 405:  # RFC 9110 requires it
+            response.headers["Allow"] = allow(error)
+        return response
 
     @app.errorhandler(Exception)
     def unexpected(error: Exception) -> Response | tuple[str, int]:

@@ -373,10 +373,17 @@ def test_errors_without_words_of_their_own_get_plain_ones(client: FlaskClient) -
     wrong_method = client.delete("/", headers=EN)
     assert wrong_method.status_code == 405
     assert "use the buttons on the page" in wrong_method.text
+    assert wrong_method.headers["Allow"] == "GET, HEAD, OPTIONS"  # RFC 9110 requires it
+    # The API speaks to a program, which has no buttons and no pages.
     api = client.get("/api/v1/no-such-thing", headers=EN)
     assert api.status_code == 404
-    page_gone = "There is no such page. Check the address, or start again from the evenings."
-    assert api.json == {"errors": {"request": [page_gone]}}
+    no_address = "There is no such address in the API. Check the address."
+    assert api.json == {"errors": {"request": [no_address]}}
+    api_method = client.put("/api/v1/evenings", headers=EN)
+    assert api_method.status_code == 405
+    assert api_method.headers["Allow"] == "GET, HEAD, OPTIONS, POST"
+    takes = "This address does not take PUT; it takes GET, HEAD, OPTIONS, POST."
+    assert api_method.json == {"errors": {"request": [takes]}}
     # A refusal that says what is missing keeps its own words.
     evening = client.get("/api/v1/evenings/999", headers=EN)
     assert evening.json == {"errors": {"request": ["There is no evening 999."]}}
