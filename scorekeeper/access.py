@@ -1,4 +1,4 @@
-"""Who may reach what (api.md "Access"): the installation PIN, table codes, organisers.
+"""Who may reach what (docs/api.md "Access"): the installation PIN, table codes, organisers.
 
 * A casual evening is open to the local network, like a paper sheet on the table, unless
   the installation sets ``ACCESS_PIN``: then pages and API need it once (the session

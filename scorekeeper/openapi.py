@@ -1,6 +1,6 @@
 """The JSON API described as OpenAPI 3.1, served at ``/api/v1/openapi.json``.
 
-Bodies of hands differ per game (api.md "Hands"); they are described loosely here and
+Bodies of hands differ per game (docs/api.md "Hands"); they are described loosely here and
 validated by each variant, which answers 422 with a message per field.
 """
 

@@ -1,4 +1,4 @@
-"""From a replayed evening to money: the end rule, nets, who pays whom (settlement.md).
+"""From a replayed evening to money: the end rule, nets, who pays whom (docs/settlement.md).
 
 Money is integer cents; exact intermediate values are ``Fraction``s. Rounding to the coin
 happens only here, with written, deterministic rules:
@@ -36,7 +36,7 @@ from scorekeeper.rules.options import to_fraction
 from scorekeeper.rules.variant import Options, Variant
 
 #: Exact search for the fewest transfers is used up to this many parties: twelve players
-#: (settlement.md) and the pot or the Kasse beside them. 13 parties take about 20 ms.
+#: (docs/settlement.md) and the pot or the Kasse beside them. 13 parties take about 20 ms.
 EXACT_TRANSFER_LIMIT = 13
 
 

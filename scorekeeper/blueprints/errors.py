@@ -1,4 +1,4 @@
-"""Errors as JSON under ``/api/`` (api.md "Errors") and as pages elsewhere.
+"""Errors as JSON under ``/api/`` (docs/api.md "Errors") and as pages elsewhere.
 
 Every refused request is rolled back, so it changes nothing; nothing ever answers with a
 bare 500 traceback.

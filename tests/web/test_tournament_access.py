@@ -1,4 +1,4 @@
-"""Who may reach what (api.md "Access", tournaments.md "Table entry").
+"""Who may reach what (docs/api.md "Access", docs/tournaments.md "Table entry").
 
 Each test client is a separate device with its own cookies: the organiser's laptop, a
 tablet bound to one table by its code, a stranger's phone. A refused request changes
