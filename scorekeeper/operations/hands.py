@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, overload
 
 from sqlalchemy import Connection, bindparam, insert, literal
 
@@ -290,8 +290,17 @@ def hands_left(evening: Evening | EveningFacts) -> int | None:
     return max(evening.hands_due - played, 0)
 
 
+@overload
+def find_hand(evening: Evening, number: int) -> Hand: ...
+
+
+@overload
+def find_hand(evening: EveningFacts, number: int) -> HandFact: ...
+
+
 def find_hand(evening: Evening | EveningFacts, number: int) -> Hand | HandFact:
-    """The evening's hand with that number."""
+    """The evening's hand with that number: a stored row of a loaded evening, or the
+    facts of one read on the driver's cursor."""
     hands = evening.hands
     if 0 < number <= len(hands) and hands[number - 1].number == number:
         return hands[number - 1]  # numbered from 1 without gaps, as recorded
