@@ -3,13 +3,14 @@ in the reader's language, exact rounding amounts, the Striche ranking."""
 
 from __future__ import annotations
 
+from decimal import Decimal
 from fractions import Fraction
 
-from flask_babel import get_locale, gettext
+from flask_babel import gettext
 
 from scorekeeper import operations
 from scorekeeper.chart import balance_chart
-from scorekeeper.filters import signed
+from scorekeeper.filters import signed, with_currency
 from scorekeeper.money import exact_to_str
 from scorekeeper.rules.eisten_stalden import leaders
 from scorekeeper.settlement import Settlement
@@ -44,12 +45,7 @@ def exact_money(cents: Fraction, currency: str) -> str:
 
     Rounding moves fractions of a cent, so the two decimals of ``|money`` would hide it.
     """
-    whole, part = exact_to_str(abs(cents)).split(".")
-    amount = f"{whole}.{part.rstrip('0').ljust(2, '0')}"
-    sign = "+" if cents > 0 else "\u2212" if cents < 0 else ""
-    if str(get_locale()) == "de":
-        return f"{sign}{amount.replace('.', ',')} {currency}".strip()
-    return f"{currency} {sign}{amount}".strip()
+    return with_currency(Decimal(exact_to_str(cents)), currency, plus=True)
 
 
 def tally_view(current: operations.EveningView) -> dict[str, object]:
