@@ -6,7 +6,7 @@ from __future__ import annotations
 from decimal import Decimal
 from fractions import Fraction
 
-from flask_babel import gettext
+from flask_babel import gettext, ngettext
 
 from scorekeeper import operations
 from scorekeeper.chart import balance_chart
@@ -23,9 +23,10 @@ def chart(current: operations.EveningView, result: Settlement) -> str:
     ends = result.final if result.closing else current.ledger.balances
     finals = ", ".join(f"{p} {signed(ends.get(p, 0))}" for p in players)
     empty = gettext("No hand recorded yet.")
-    described = gettext(
-        "Each player's balance after every hand, %(n)s hands. At the end: %(finals)s.",
-        n=len(points),
+    described = ngettext(
+        "Each player's balance after every hand, %(num)s hand. At the end: %(finals)s.",
+        "Each player's balance after every hand, %(num)s hands. At the end: %(finals)s.",
+        len(points),
         finals=finals,
     )
     return balance_chart(

@@ -9,7 +9,7 @@ from __future__ import annotations
 from urllib.parse import quote
 
 from flask import Flask, Response, flash, jsonify, redirect, render_template, request, url_for
-from flask_babel import gettext
+from flask_babel import gettext, ngettext
 from flask_babel import lazy_gettext as _l
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
@@ -149,9 +149,10 @@ def register(app: Flask) -> None:
     @app.errorhandler(TooManyAttemptsError)
     def too_many(error: TooManyAttemptsError) -> Response | tuple[str, int]:
         db.session.rollback()
-        message = gettext(
-            "Too many wrong tries from this device. Wait %(n)s minutes and try again.",
-            n=error.minutes,
+        message = ngettext(
+            "Too many wrong tries from this device. Wait %(num)s minute and try again.",
+            "Too many wrong tries from this device. Wait %(num)s minutes and try again.",
+            error.minutes,
         )
         if wants_json():
             response = json_error(429, "access", message)

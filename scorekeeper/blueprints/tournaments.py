@@ -23,8 +23,8 @@ from scorekeeper.redirects import safe_next
 from scorekeeper.rules import VARIANTS, get_variant
 from scorekeeper.rules.base import InvalidInputError, Message
 from scorekeeper.serialize import text
+from scorekeeper.tournament import logbook, setup
 from scorekeeper.tournament import rounds as rounds_ops
-from scorekeeper.tournament import setup
 from scorekeeper.tournament.forms import EntrantForm, LoginForm, SwapForm, setup_body, setup_form
 from scorekeeper.tournament.models import Tournament, TournamentEvent
 from scorekeeper.tournament.results import round_states, table_states, tournament_standings
@@ -398,4 +398,6 @@ def log(tournament_id: int) -> str:
         .where(TournamentEvent.tournament_id == tournament.id)
         .order_by(TournamentEvent.id.desc())
     ).all()
-    return render_template("tournaments/log.html", tournament=tournament, events=events)
+    names = logbook.names_of(tournament)
+    entries = [(e, logbook.describe(e, names)) for e in events]
+    return render_template("tournaments/log.html", tournament=tournament, entries=entries)
