@@ -13,6 +13,7 @@ from tests.conftest import PLAYERS5
 
 Snapshot = Callable[[], dict[str, list[tuple[Any, ...]]]]
 EN = {"Accept-Language": "en"}
+DE = {"Accept-Language": "de-CH"}
 
 NEW = {
     "seat_0": "Anna",
@@ -229,6 +230,19 @@ def test_hand_errors_are_shown_and_nothing_is_stored(
     assert snapshot() == before
 
 
+def test_misere_errors_name_whose_points_are_wrong(client: FlaskClient, evening: int) -> None:
+    data = {"contract": "misere", "misere_0": "zehn", "misere_1": "20", "token": "w"}
+    response = client.post(f"/evenings/{evening}/hands", data=data, headers=EN)
+    assert response.status_code == 422
+    shown = errors(response.text)
+    assert any(e.startswith("Anna: ") for e in shown), shown
+    for name in ("Clara", "Dora"):
+        assert any(e.startswith(f"{name}: ") for e in shown), (name, shown)
+    assert not any(e.startswith("Bert: ") for e in shown), shown
+    german = errors(client.post(f"/evenings/{evening}/hands", data=data, headers=DE).text)
+    assert "Anna: Ganze Zahl eingeben." in german
+
+
 def test_implausible_misere_asks_to_confirm(client: FlaskClient, evening: int) -> None:
     data = {
         "contract": "misere",
@@ -241,7 +255,8 @@ def test_implausible_misere_asks_to_confirm(client: FlaskClient, evening: int) -
     }
     response = client.post(f"/evenings/{evening}/hands", data=data, headers=EN)
     assert response.status_code == 422
-    assert "should add up to 66" in response.text
+    # The total the checksum shows (70) is named, so "Sum: 62 / 70" and 66 agree.
+    assert "the talon holds 4 of the 70 points, so they should add up to 66" in response.text
     assert 'name="confirm"' in response.text
     confirmed = client.post(f"/evenings/{evening}/hands", data={**data, "confirm": "y"})
     assert confirmed.status_code == 303
