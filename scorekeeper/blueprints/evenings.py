@@ -7,11 +7,13 @@ from datetime import UTC, date, datetime
 from flask import (
     Blueprint,
     abort,
+    current_app,
     flash,
     make_response,
     redirect,
     render_template,
     request,
+    send_from_directory,
     session,
     url_for,
 )
@@ -248,3 +250,12 @@ def language(lang: str) -> Response:
     if lang in LANGUAGES:
         session["lang"] = lang
     return redirect(safe_referrer(request.referrer, request.host), 303)
+
+
+@bp.get("/favicon.ico")
+def favicon() -> Response:
+    """The tab's icon, at the address browsers ask for whatever the page names; public,
+    like the static files it is one of."""
+    folder = current_app.static_folder
+    assert folder is not None  # the factory sets it
+    return send_from_directory(folder, "favicon.ico", mimetype="image/vnd.microsoft.icon")

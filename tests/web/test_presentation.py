@@ -185,3 +185,15 @@ def test_doppen_kasse_is_money_on_its_own_line(
     # The Kasse won is money, never bare cents beside the card-game points.
     assert "EUR +3.00" in won
     assert "+300" not in won
+
+
+def test_the_tab_icon_is_served_to_everyone_and_named_by_every_page(
+    client: FlaskClient, make_app: Callable[..., Flask]
+) -> None:
+    home = client.get("/", headers=EN).text
+    assert '<link rel="icon" href="/favicon.ico"' in home
+    for app in (client.application, make_app(ACCESS_PIN="2468")):
+        with app.test_client().get("/favicon.ico") as icon:
+            assert icon.status_code == 200
+            assert icon.mimetype == "image/vnd.microsoft.icon"
+            assert icon.data[:4] == b"\x00\x00\x01\x00"  # an icon file's header
