@@ -1,8 +1,10 @@
 """What the settlement page and the printouts show beside the numbers: the balance chart
-in the reader's language, exact rounding amounts, the Striche ranking."""
+in the reader's language, exact rounding amounts, the Striche ranking, house rules in
+words."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from decimal import Decimal
 from fractions import Fraction
 
@@ -10,9 +12,11 @@ from flask_babel import gettext, ngettext
 
 from scorekeeper import operations
 from scorekeeper.chart import balance_chart
-from scorekeeper.filters import signed, with_currency
+from scorekeeper.filters import decimal, signed, with_currency
 from scorekeeper.money import exact_to_str
 from scorekeeper.rules.eisten_stalden import leaders
+from scorekeeper.rules.variant import Variant
+from scorekeeper.serialize import text
 from scorekeeper.settlement import Settlement
 
 
@@ -47,6 +51,24 @@ def exact_money(cents: Fraction, currency: str) -> str:
     Rounding moves fractions of a cent, so the two decimals of ``|money`` would hide it.
     """
     return with_currency(Decimal(exact_to_str(cents)), currency, plus=True)
+
+
+def house_rules(variant: Variant, options: Mapping[str, str]) -> list[tuple[str, str]]:
+    """Each house rule's name and value as a reader says them: a choice by its words, an
+    amount as money (``CHF 0.10``), the currency by its code; never the stored keys."""
+    currency = options.get("currency", "")
+    shown = []
+    for spec in variant.option_specs:
+        value = options.get(spec.key, spec.default_for(options))
+        labels = {key: text(label) for key, label in spec.choices}
+        if labels:
+            words = labels.get(value, value)
+        elif spec.key == "currency":
+            words = value
+        else:
+            words = decimal(value, currency)
+        shown.append((text(spec.label), words))
+    return shown
 
 
 def tally_view(current: operations.EveningView) -> dict[str, object]:
