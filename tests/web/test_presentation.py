@@ -17,7 +17,7 @@ from pypdf import PdfReader
 from sqlalchemy import update
 
 from scorekeeper.extensions import db
-from scorekeeper.filters import money
+from scorekeeper.filters import money, source, stamp, void_reason
 from scorekeeper.models import Evening, Hand, HandRevision, SettlementTick
 from scorekeeper.tournament.models import TournamentEvent
 from tests.conftest import PLAYERS4
@@ -69,6 +69,16 @@ def test_money_is_written_the_same_in_both_languages(
         assert money(cents, "CHF", plus=plus) == written
 
 
+def test_the_apps_own_words_are_translated_and_typed_ones_kept(app: Flask) -> None:
+    with app.test_request_context(headers=DE):
+        assert void_reason("undo") == "mit «Rückgängig» zurückgenommen"
+        assert void_reason("falsch gezählt") == "falsch gezählt"
+        assert source("page") == "am Tisch eingegeben"
+        assert source("api") == "von einem Programm gesendet"
+        assert source("tablet-7") == "tablet-7"  # an archive's own source, shown as written
+        assert stamp(FIXED) == f"04.07.2026 {ZURICH_CLOCK}"
+
+
 @pytest.fixture
 def ticked(
     app: Flask,
@@ -107,6 +117,18 @@ def test_settlement_page_and_printout_show_the_zurich_time(
         assert UTC_CLOCK not in shown
         assert "UTC" not in shown
         assert "Zurich" not in shown
+
+
+def test_the_hands_show_when_they_were_recorded_and_corrected(
+    app: Flask, client: FlaskClient, ticked: int
+) -> None:
+    body = {"contract": "doppelt", "bidder": "Anna", "points": 40, "version": 1}
+    assert client.put(f"/api/v1/evenings/{ticked}/hands/1", json=body).status_code == 200
+    at_fixed_instant(app, Hand.created_at, Hand.updated_at)
+    history = visible(client.get(f"/evenings/{ticked}/hands", headers=DE).text)
+    assert f"Geber Anna · {ZURICH_CLOCK} · korrigiert (Version 2, 04.07.2026 {ZURICH_CLOCK})" in (
+        history
+    )
 
 
 def test_no_page_or_printout_of_the_evening_shows_utc(client: FlaskClient, ticked: int) -> None:
