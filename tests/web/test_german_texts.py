@@ -1,4 +1,5 @@
-"""Every page and printout in German says nothing in English (docs/presentation.md).
+"""Every page and printout in German says nothing in English and writes money as every
+page does (docs/presentation.md).
 
 A hall of German readers is played through the pages and the API: casual evenings of every
 game with an Undo, a void, corrections and a ticked payment, and a tournament with a swap,
@@ -50,6 +51,7 @@ NOT_PAGES = {
 #: template passes them through the ``|source`` and ``|void_reason`` filters. Remove an entry
 #: once its page translates them.
 PENDING = {"/hands/1/edit": {"page", "undo"}}
+_GERMAN_MONEY = re.compile(r"\d,\d\d\s*(?:CHF|EUR)|(?:CHF|EUR)\s*[+\u2212-]?\d+,\d")
 _WORD = re.compile(r"[A-Za-zÄÖÜäöüß]{4,}")
 _PLACEHOLDER = re.compile(r"%\(\w+\)s|\{\w+\}")
 
@@ -210,9 +212,12 @@ def test_every_page_and_printout_in_german_has_no_english_word(
         assert response.status_code in (200, 409), (url, response.status_code)
         assert response.mimetype in ("text/html", "application/pdf"), (url, response.mimetype)
         pending = next((p for suffix, p in PENDING.items() if url.endswith(suffix)), set())
-        english = sorted({w for w in _WORD.findall(shown(response)) if w in words - pending})
+        text = shown(response)
+        english = sorted({w for w in _WORD.findall(text) if w in words - pending})
         if english:
             found[url] = english
+        # Money as everywhere: the currency first, a decimal point (CHF 0.30, not 0,30 CHF).
+        assert not _GERMAN_MONEY.search(text), (url, _GERMAN_MONEY.findall(text))
     assert not found, found
     assert len(addresses) > 40  # every game's pages and printouts were read
 
