@@ -7,13 +7,13 @@ writes amounts; times in the installation's time zone, without the zone's name.
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 from decimal import Decimal
 from fractions import Fraction
 
 from babel.numbers import format_decimal
 from flask import Flask
-from flask_babel import format_datetime, format_time, get_locale
+from flask_babel import format_date, format_datetime, format_time, get_locale
 
 from scorekeeper.rules.base import msg
 from scorekeeper.serialize import text
@@ -88,6 +88,14 @@ def stamp(moment: datetime) -> str:
     return str(format_datetime(moment, "dd.MM.yyyy HH:mm"))
 
 
+def day(value: date) -> str:
+    """A day as the table writes it, 21.11.2026; a moment (a datetime) counts by its day in
+    the installation's time zone, so an evening started at 00:30 in Zurich is that day's."""
+    if isinstance(value, datetime):
+        return str(format_date(value, "dd.MM.yyyy"))
+    return value.strftime("%d.%m.%Y")
+
+
 def void_reason(reason: str | None) -> str:
     """A void's reason as shown: the app's own reasons translated, typed ones as typed."""
     known = VOID_REASONS.get(reason or "")
@@ -118,6 +126,7 @@ def register(app: Flask) -> None:
     app.add_template_filter(decimal)
     app.add_template_filter(timeofday)
     app.add_template_filter(stamp)
+    app.add_template_filter(day)
     app.add_template_filter(exact)
     app.add_template_filter(void_reason)
     app.add_template_filter(source)

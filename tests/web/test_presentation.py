@@ -131,6 +131,18 @@ def test_the_hands_show_when_they_were_recorded_and_corrected(
     )
 
 
+def test_an_evening_started_after_midnight_in_zurich_is_listed_on_that_day(
+    app: Flask, client: FlaskClient, create_evening: Callable[..., int]
+) -> None:
+    create_evening(PLAYERS4)
+    # 23:30 in UTC on 4 July is 01:30 on 5 July in Zurich.
+    with app.app_context():
+        late = datetime(2026, 7, 4, 23, 30, tzinfo=UTC)
+        db.session.execute(update(Evening).values(created_at=late))
+        db.session.commit()
+    assert "05.07.2026" in visible(client.get("/", headers=DE).text)
+
+
 def test_no_page_or_printout_of_the_evening_shows_utc(client: FlaskClient, ticked: int) -> None:
     for path in ("", "/hands", "/settlement", "/sheet.pdf", "/settlement.pdf"):
         response = client.get(f"/evenings/{ticked}{path}", headers=DE)
