@@ -336,7 +336,10 @@ def preview(evening_id: int) -> str:
     except InvalidInputError as error:
         problems = [text(m) for ms in error.errors.values() for m in ms]
     db.session.rollback()
-    return render_template("hands/_preview.html", result=result, problems=problems)
+    currency = current.evening.options.get("currency", "")
+    return render_template(
+        "hands/_preview.html", result=result, problems=problems, currency=currency
+    )
 
 
 @bp.post("/<int:number>/undo")
