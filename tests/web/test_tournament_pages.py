@@ -109,6 +109,8 @@ def test_set_up_register_draw_swap_start_close_as_the_organiser(client: FlaskCli
 
     board = text(client.get("/tournaments/1", headers=EN))
     assert "8 players are checked in." in board
+    meta = " ".join(board.split())
+    assert "· 21.11.2026 · Blumenstein · 2 rounds, each player deals once per round" in meta
     assert "Draw round 1" in board
 
     drawn = client.post("/tournaments/1/rounds")
