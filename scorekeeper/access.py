@@ -540,14 +540,15 @@ def delay_message(scope: str, seconds: int) -> Message:
 
 def refusal(error: AccessDeniedError | TooManyAttemptsError) -> tuple[str, int]:
     """What a login, unlock or table page says when a try is refused, and its status."""
-    from flask_babel import gettext
+    from flask_babel import ngettext
 
     from scorekeeper.serialize import text as render
 
     if isinstance(error, TooManyAttemptsError):
-        message = gettext(
-            "Too many wrong tries from this device. Wait %(n)s minutes and try again.",
-            n=error.minutes,
+        message = ngettext(
+            "Too many wrong tries from this device. Wait %(num)s minute and try again.",
+            "Too many wrong tries from this device. Wait %(num)s minutes and try again.",
+            error.minutes,
         )
         return message, 429
     return render(error.message), error.status  # type: ignore[arg-type]

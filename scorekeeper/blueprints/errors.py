@@ -22,7 +22,7 @@ from flask import (
     request,
     url_for,
 )
-from flask_babel import gettext
+from flask_babel import gettext, ngettext
 from flask_babel import lazy_gettext as _l
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
@@ -187,9 +187,10 @@ def denied(error: AccessDeniedError) -> Response:
 
 
 def too_many(error: TooManyAttemptsError) -> Response:
-    message = gettext(
-        "Too many wrong tries from this device. Wait %(n)s minutes and try again.",
-        n=error.minutes,
+    message = ngettext(
+        "Too many wrong tries from this device. Wait %(num)s minute and try again.",
+        "Too many wrong tries from this device. Wait %(num)s minutes and try again.",
+        error.minutes,
     )
     response = refuse(429, "access", message)
     if wants_json():

@@ -56,6 +56,7 @@ FIXED_BY_TOURNAMENT = {
 #: Reachable by anyone: unlocking, opening a table by its code, logging in, the projector.
 PUBLIC = {
     "static",
+    "evenings.favicon",
     "access_pages.unlock",
     "access_pages.unlock_form",
     "api.unlock",

@@ -351,10 +351,12 @@ class Troggen(Variant):
                 return {
                     "points": (
                         msg(
-                            "The points add up to {sum}, but with {talon} in the talon they "
-                            "should add up to {expected}. Please check the count.",
+                            "The players' points add up to {sum}; the talon holds {talon} of "
+                            "the {total} points, so they should add up to {expected}. Please "
+                            "check the count.",
                             sum=got,
                             talon=hand.talon_points,
+                            total=TOTAL_POINTS[table.size],
                             expected=expected,
                         ),
                     )

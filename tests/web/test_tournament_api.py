@@ -479,7 +479,7 @@ def test_no_draw_after_the_last_round(client: FlaskClient, snapshot: Snapshot) -
     before = snapshot()
     response = client.post(f"/api/v1/tournaments/{tournament}/rounds", headers=EN)
     assert response.status_code == 409
-    assert response.json["errors"] == {"round": ["All 1 rounds have been played."]}
+    assert response.json["errors"] == {"round": ["The only round has been played."]}
     assert snapshot() == before
 
 
