@@ -331,7 +331,12 @@ def preview(evening_id: int) -> str:
     except InvalidInputError as error:
         problems = [text(m) for ms in error.errors.values() for m in ms]
     db.session.rollback()
-    return render_template("hands/_preview.html", result=result, problems=problems)
+    return render_template(
+        "hands/_preview.html",
+        result=result,
+        problems=problems,
+        tally=current.variant.keeps_tally,
+    )
 
 
 @bp.post("/<int:number>/undo")
