@@ -99,9 +99,9 @@ CHECKS = r"""
     if (!mark.includes("\u2713")) problems.push(`chosen without a tick: ${describe(el)}`);
   }
 
-  // Targets for a finger: buttons, the choice buttons, fields, selects.
+  // Targets for a finger: buttons, the choice buttons, fields, selects, links.
   const targets = document.querySelectorAll(
-    "button, .button, .choice span, select, textarea, "
+    "button, .button, .choice span, select, textarea, main a, summary, "
     + "input:not([type=hidden]):not([type=radio]):not([type=checkbox])");
   for (const el of targets) {
     if (!shown(el)) continue;
