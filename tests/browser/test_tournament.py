@@ -123,7 +123,8 @@ def test_a_tournament_of_twelve_over_two_rounds(
     for link in laptop.locator("table.board th a").all():
         box = link.bounding_box()
         assert box is not None
-        assert box["width"] >= 44 and box["height"] >= 44, box
+        assert box["width"] >= 44, box
+        assert box["height"] >= 44, box
     for tablet in tablets:
         players = tablet.locator(".balances .name").all_inner_texts()
         for index in (2, 3):
