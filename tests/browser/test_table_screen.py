@@ -321,6 +321,9 @@ def test_a_reference_hand_fits_one_screen(
     page.goto(f"/evenings/{evening}")
     run = Run(reference.number, name)
     play(page, reference, run)
+    # The live result is asked for 250 ms after the last tap: let that answer arrive.
+    page.wait_for_timeout(300)
+    page.wait_for_load_state("networkidle")
     preview = page.locator("#entry .save-bar .preview .deltas")
     expect(preview).to_be_visible()
     live = preview.inner_text()
