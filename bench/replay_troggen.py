@@ -31,7 +31,7 @@ SEED = 20151
 PLAYERS = ("Anna", "Bert", "Clara", "Dora", "Emil")
 CONTRACTS = ("einfach", "einfach", "einfach", "doppelt", "doppelt", "ohne", "gegen")
 EVENTS = ("none",) * 12 + ("pagat_won", "pagat_lost", "king_won", "king_lost")
-#: Five players: 67 points in all, the talon's 3 cards hold at most 12 (troggen §2, §7).
+#: Five players: 67 points in all, the talon's 3 cards hold at most 12 (docs/troggen.md §2, §7).
 TOTAL, MOST_IN_TALON = 67, 12
 SIZES = ((1_000, 9), (10_000, 3))  # hands, best of how many runs
 TARGET_MS = 50.0

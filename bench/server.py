@@ -8,7 +8,10 @@ both alike:
 - recording a hand (``POST /api/v1/evenings/<id>/hands``) into evenings that already hold
   50 hands, against one insert of the same body;
 - the table screen of a 200-hand evening (``GET /evenings/<id>``), against one query of its
-  200 hands rendered as a Jinja table.
+  200 hands rendered as a Jinja table;
+- both again with 50 connections trickling their headers and 50 trickling a body open
+  (``bench/slow_clients.py``), against the same runs without them: a hall's weak Wi-Fi
+  links must hold up nobody (``docs/server.md``).
 
 Load comes from ``wrk`` (Debian's package) on loopback. Run from the checkout:
 
@@ -42,6 +45,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
 
 from bare import BARE_HANDS  # noqa: E402
+from slow_clients import SlowClients  # noqa: E402
 
 from scorekeeper import create_app  # noqa: E402
 from scorekeeper.extensions import db  # noqa: E402
@@ -61,6 +65,9 @@ RUNS = 3
 #: How long every worker reads the evenings before the runs, and how many are timed cold.
 WARM_SECONDS = 15
 COLD = 20
+#: Slow connections open for the last two lines: trickling headers, trickling a body.
+SLOW_HEADERS = 50
+SLOW_BODIES = 50
 
 
 def hand(i: int) -> dict[str, object]:
@@ -213,6 +220,36 @@ def compare(
     )
 
 
+def with_slow(name: str, url: str, args: list[str], target: float) -> str:
+    """The same wrk runs without and with the slow connections open, alternating; the
+    line of the results table (the first column is the run without them)."""
+    port = int(url.rsplit(":", 1)[1])
+    wrk(*args, seconds=1)
+    rates: tuple[list[float], list[float]] = ([], [])
+    for run in range(RUNS):
+        for slow in (False, True) if run % 2 == 0 else (True, False):
+            if not slow:
+                rates[0].append(wrk(*args))
+                continue
+            with SlowClients(
+                "127.0.0.1",
+                port,
+                headers=SLOW_HEADERS,
+                bodies=SLOW_BODIES,
+                interval=1.0,
+                seconds=SECONDS * 3,
+            ):
+                rates[1].append(wrk(*args))
+    plain, slowed = statistics.median(rates[0]), statistics.median(rates[1])
+    ratio = slowed / plain
+    verdict = "meets" if ratio >= target else "MISSES"
+    runs = " ".join(f"{p:.0f}/{s:.0f}" for p, s in zip(*rates, strict=True))
+    return (
+        f"{name:<32} {plain:>8.0f} {slowed:>8.0f} {ratio:>6.0%}  "
+        f"{verdict} the {target:.0%} target (runs, without/with: {runs})"
+    )
+
+
 def cold(name: str, url: str, first: int) -> str:
     """The first hand each worker records into an evening it has not read yet: ``COLD``
     evenings, one request after another, on a server that has just started."""
@@ -260,6 +297,11 @@ def measure(label: str, url: str, folder: Path, start: str) -> list[str]:
                 0.50,
             )
         )
+        recording = ["-s", script, ours, "--", "/api/v1/evenings/", "/hands", *span]
+        lines.append(with_slow(f"{label}: record, 100 slow open", ours, recording, 0.80))
+        lines.append(
+            with_slow(f"{label}: page, 100 slow open", ours, [f"{ours}/evenings/{page}"], 0.80)
+        )
     engine = create_engine(url)
     with engine.connect() as connection:
         counts = select(func.count()).where(Hand.evening_id < page).group_by(Hand.evening_id)
@@ -299,6 +341,7 @@ def main() -> None:
     print(f"{args.start}: {WORKERS} workers x {THREADS} threads; wrk -t2 -c8; ", end="")
     print(f"median of {RUNS} runs of {SECONDS} s")
     print(f"{'':<32} {'bare/s':>8} {'ours/s':>8} {'ratio':>6}")
+    print(f"('slow open': ours without / with {SLOW_HEADERS} + {SLOW_BODIES} slow connections)")
     for line in lines:
         print(line)
 

@@ -169,6 +169,7 @@ def register_blueprints(app: Flask) -> None:
         exports,
         guard,
         hands,
+        installation,
         players,
         settlement,
         tables,
@@ -197,6 +198,7 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(backups.bp)
     app.register_blueprint(players.bp)
     errors.register(app)
+    installation.register(app)
 
 
 def register_filters(app: Flask) -> None:

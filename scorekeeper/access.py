@@ -1,4 +1,4 @@
-"""Who may reach what (api.md "Access"): the installation PIN, table codes, organisers.
+"""Who may reach what (docs/api.md "Access"): the installation PIN, table codes, organisers.
 
 * A casual evening is open to the local network, like a paper sheet on the table, unless
   the installation sets ``ACCESS_PIN``: then pages and API need it once (the session
@@ -430,14 +430,16 @@ def attempt(scope: str) -> int:
     writes anything (on SQLite the request would hold the write lock this waits for).
     """
     config = current_app.config
-    now = utcnow()
     remote = _remote()
     own_window = timedelta(seconds=config["LOGIN_WINDOW_SECONDS"])
     shared_window = timedelta(seconds=config["LOGIN_DELAY_WINDOW_SECONDS"])
-    oldest = now - max(own_window, shared_window)
     unit = work.Plain(db.engine.connect)
     try:
         _serialise(unit)
+        # The time once the lock is held: taken before, a try that waited for the lock
+        # would be older than the one recorded just before it, and would wait for it.
+        now = utcnow()
+        oldest = now - max(own_window, shared_window)
         connection = unit.connection()
         rows = connection.execute(
             select(ATTEMPTS.c.remote, ATTEMPTS.c.at, ATTEMPTS.c.cleared).where(
@@ -454,8 +456,9 @@ def attempt(scope: str) -> int:
             _retry_after(max(60, math.ceil(wait.total_seconds())))
             raise TooManyAttemptsError(max(1, math.ceil(wait.total_seconds() / 60)))
         everyone = [row.at for row in rows if row.at > now - shared_window]
-        if everyone:
-            free_at = max(everyone) + timedelta(seconds=installation_delay(len(everyone)))
+        delay = installation_delay(len(everyone))
+        if delay:
+            free_at = max(everyone) + timedelta(seconds=delay)
             if free_at > now:
                 seconds = max(1, math.ceil((free_at - now).total_seconds()))
                 _retry_after(seconds)
@@ -537,14 +540,15 @@ def delay_message(scope: str, seconds: int) -> Message:
 
 def refusal(error: AccessDeniedError | TooManyAttemptsError) -> tuple[str, int]:
     """What a login, unlock or table page says when a try is refused, and its status."""
-    from flask_babel import gettext
+    from flask_babel import ngettext
 
     from scorekeeper.serialize import text as render
 
     if isinstance(error, TooManyAttemptsError):
-        message = gettext(
-            "Too many wrong tries from this device. Wait %(n)s minutes and try again.",
-            n=error.minutes,
+        message = ngettext(
+            "Too many wrong tries from this device. Wait %(num)s minute and try again.",
+            "Too many wrong tries from this device. Wait %(num)s minutes and try again.",
+            error.minutes,
         )
         return message, 429
     return render(error.message), error.status  # type: ignore[arg-type]

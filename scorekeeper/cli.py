@@ -46,7 +46,8 @@ def front_config(host: str, port: int, timeout: int) -> None:
 
     app = current_app
     limit = int(app.config["MAX_CONTENT_LENGTH"] or 0)
-    click.echo(str(front.write(Path(app.instance_path), host, port, timeout, limit)))
+    routes = [(rule.rule, rule.methods or ()) for rule in app.url_map.iter_rules()]
+    click.echo(str(front.write(Path(app.instance_path), host, port, timeout, limit, routes)))
 
 
 @click.command("recompute")

@@ -1,6 +1,6 @@
 """The seating draw of a tournament round: who sits at which table, in which seat.
 
-tournaments.md, "Seating draw". Pure: no clock, no I/O, and no global randomness; every
+docs/tournaments.md, "Seating draw". Pure: no clock, no I/O, and no global randomness; every
 random choice comes from ``random.Random(seed)`` built from the seed the caller passes and
 stores, so a draw can be made again and checked. The rules:
 
@@ -17,7 +17,7 @@ stores, so a draw can be made again and checked. The rules:
 * **Repeated pairs.** Tables are filled greedily in a seeded random order, each player
   joining the open table where they met the fewest players before; a bounded tabu search
   then swaps players between tables to lower the number of pairs who met before (the
-  figure tournaments.md asks to minimise, and the one shown). Among draws with as few,
+  figure docs/tournaments.md asks to minimise, and the one shown). Among draws with as few,
   the one with fewer earlier meetings wins: a pair that met twice weighs twice.
 * **Seats.** The order inside a table is seeded random; it is the playing order, and the
   first seat deals first. Tables are numbered in the order of their sizes' preference.
@@ -40,7 +40,7 @@ from scorekeeper.rules import get_variant
 from scorekeeper.rules.base import ScorekeeperError
 from scorekeeper.rules.variant import Variant
 
-#: Each game's table sizes, most preferred first (tournaments.md, "Seating draw").
+#: Each game's table sizes, most preferred first (docs/tournaments.md, "Seating draw").
 USUAL_SIZES: dict[str, tuple[int, ...]] = {
     "troggen": (4, 5, 6),
     "troggu": (4, 5, 6),
@@ -113,7 +113,7 @@ class Draw:
 def table_plan(game: Variant | str) -> TablePlan:
     """The game's usual table sizes, kept to what its variant allows (a key: the default).
 
-    The museum's tables prefer the usual size (tournaments.md, "Seating draw"); a game with
+    The museum's tables prefer the usual size (docs/tournaments.md, "Seating draw"); a game with
     no usual sizes listed takes its variant's range, smallest first.
 
     >>> table_plan("troggen").sizes, table_plan("doppen").sizes
@@ -189,7 +189,7 @@ def draw_round(
     """Seat the present players for the next round, avoiding pairs who met before.
 
     ``players`` are the present start numbers; ``history`` the earlier rounds in order.
-    Byes rotate and repeated pairs are kept few (tournaments.md, "Seating draw").
+    Byes rotate and repeated pairs are kept few (docs/tournaments.md, "Seating draw").
 
     >>> first = draw_round(range(1, 8), [], seed=7, preference=table_plan("troggen"))
     >>> [len(t) for t in first.tables], len(first.byes)

@@ -89,24 +89,58 @@ def add_settings(cls: type[FlaskForm], variant: Variant, render: Any, today: dat
         setattr(cls, f"opt_{spec.key}", field)
 
 
+#: What the new-evening form keeps when another game is chosen: who sits where, who deals
+#: first, the title, date and place. The house rules become the new game's defaults.
+KEPT_ON_GAME_CHANGE = ("title", "date", "place", "dealer_seat")
+
+
+def typed_seats(formdata: Any) -> int:
+    """How many seats the names typed into ``formdata`` reach (the last filled seat)."""
+    filled = [i for i in range(SEATS) if (formdata.get(f"seat_{i}") or "").strip()]
+    return filled[-1] + 1 if filled else 0
+
+
 def new_evening_form(
-    variant: Variant, render: Any, formdata: Any = None, today: date | None = None
+    variant: Variant,
+    render: Any,
+    formdata: Any = None,
+    today: date | None = None,
+    *,
+    seats: int = 0,
 ) -> FlaskForm:
-    """The new-evening form for ``variant``: seats, first dealer, and every house rule."""
+    """The new-evening form for ``variant``: seats, first dealer, and every house rule.
+
+    It has a seat for each player the game allows, or ``seats`` when more names were typed
+    (for another game): a name is never dropped, and the count is refused with its reason.
+    """
 
     class Form(FlaskForm):  # type: ignore[misc]
         pass
 
+    count = max(min(SEATS, variant.max_players), min(SEATS, seats))
     add_settings(Form, variant, render, today)
-    _add_seats(Form, min(SEATS, variant.max_players), _l("Deals first"))
+    _add_seats(Form, count, _l("Deals first"))
     form = Form(formdata=formdata) if formdata is not None else Form()
-    form.seat_count = min(SEATS, variant.max_players)
+    form.seat_count = count
     form.option_keys = [spec.key for spec in variant.option_specs]
     form.players_errors = []
     if formdata is None:
         for spec in variant.option_specs:
             if not spec.choices:
                 form[f"opt_{spec.key}"].data = spec.default_for({"currency": "CHF"})
+    return form
+
+
+def game_changed_form(
+    variant: Variant, render: Any, formdata: Any, today: date | None = None
+) -> FlaskForm:
+    """The new-evening form for another game, keeping what was typed for the previous one
+    (``KEPT_ON_GAME_CHANGE`` and the names), with the new game's house rules."""
+    seats = typed_seats(formdata)
+    typed = new_evening_form(variant, render, formdata=formdata, seats=seats)
+    form = new_evening_form(variant, render, today=today, seats=seats)
+    for name in (*KEPT_ON_GAME_CHANGE, *(f"seat_{i}" for i in range(form.seat_count))):
+        form[name].data = typed[name].data
     return form
 
 

@@ -21,6 +21,8 @@ from __future__ import annotations
 import html
 import json
 import os
+import re
+import resource
 import socket
 import tempfile
 from collections.abc import Callable, Iterable
@@ -36,6 +38,8 @@ CLIENT_SECONDS = 10
 KEEPALIVE_SECONDS = 75
 #: Longest path of a Unix socket (108 bytes on Linux, less elsewhere).
 SOCKET_PATH_MAX = 100
+#: Connections the front holds at most (tablets, slow ones, and its own to the workers).
+CONNECTIONS_MAX = 4096
 
 #: What the front says for the errors it answers itself: (status, field of the API's error
 #: shape, English, German). 413 speaks as the app's own handler does (``blueprints.errors``).
@@ -61,6 +65,12 @@ ERRORS: dict[int, tuple[str, str, str, str]] = {
         "This file is too large: at most {mb} MB can be sent. Nothing was saved.",
         "Diese Datei ist zu gross: Höchstens {mb} MB können gesendet werden. Es wurde "
         "nichts gespeichert.",
+    ),
+    405: (
+        "Method Not Allowed",
+        "request",
+        "This address cannot be used this way (the method is not one it takes).",
+        "Diese Adresse kann so nicht verwendet werden (sie nimmt diese Anfrageart nicht an).",
     ),
     502: (
         "Bad Gateway",
@@ -105,7 +115,7 @@ pid {run}/nginx.pid;
 error_log stderr warn;
 
 events {{
-    worker_connections 4096;
+    worker_connections {connections};
 }}
 
 http {{
@@ -144,8 +154,22 @@ http {{
         default en;
     }}
 
+    # The methods each of the app's addresses takes, for the Allow of the 405 the front
+    # answers itself (a TRACE never reaches the app); written from the app's routes.
+    map $request_uri $front_path {{
+        "~^(?<path>[^?]*)" $path;
+    }}
+    map $front_path $front_allow {{
+{allow}
+    }}
+
     upstream scorekeeper {{
         server unix:{socket};
+    }}
+    # The printouts' own workers, at a lower priority (scripts/start): a PDF takes
+    # seconds of processor time, which the tablets' requests get first.
+    upstream printouts {{
+        server unix:{print_socket};
     }}
 
     server {{
@@ -157,10 +181,27 @@ http {{
             internal;
             alias {run}/errors/;
         }}
+        location ~ ^/_front/(405[.].*)$ {{
+            internal;
+            alias {run}/errors/$1;
+            add_header Allow $front_allow always;
+        }}
 
         location / {{
             proxy_pass http://scorekeeper;
-            proxy_request_buffering on;
+{proxy}
+        }}
+
+        location ~ \\.pdf$ {{
+            proxy_pass http://printouts;
+{proxy}
+        }}
+    }}
+}}
+"""
+
+#: How the front hands a request on, the same to both pools of workers.
+PROXY = """            proxy_request_buffering on;
             proxy_buffering on;
             proxy_buffer_size 16k;
             proxy_buffers 16 16k;
@@ -170,11 +211,18 @@ http {{
             proxy_set_header Connection "";
             proxy_connect_timeout {connect}s;
             proxy_send_timeout {upstream}s;
-            proxy_read_timeout {upstream}s;
-        }}
-    }}
-}}
-"""
+            proxy_read_timeout {upstream}s;"""
+
+
+def connections() -> int:
+    """How many connections the front may hold at once: ``CONNECTIONS_MAX``, or as many as
+    the open-file limit allows (a proxied request holds two files: the tablet's connection
+    and the worker's), leaving some for its own files. ``scripts/start`` raises the limit
+    to the most the user may have first; a user's limit is often 1,024."""
+    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY:
+        return CONNECTIONS_MAX
+    return max(64, min(CONNECTIONS_MAX, (soft - 32) // 2))
 
 
 def run_folder(instance: Path, port: int) -> Path:
@@ -183,13 +231,13 @@ def run_folder(instance: Path, port: int) -> Path:
     return instance / f"front-{port}"
 
 
-def socket_path(run: Path) -> Path:
-    """The workers' Unix socket: in the run folder, or in a private temporary folder when
-    that path would be too long for a socket."""
-    path = run / "app.sock"
+def socket_path(run: Path, name: str = "app") -> Path:
+    """A pool of workers' Unix socket, ``<name>.sock``: in the run folder, or in a private
+    temporary folder when that path would be too long for a socket."""
+    path = run / f"{name}.sock"
     if len(os.fsencode(path)) <= SOCKET_PATH_MAX:
         return path
-    return Path(tempfile.mkdtemp(prefix="scorekeeper-")) / "app.sock"
+    return Path(tempfile.mkdtemp(prefix="scorekeeper-")) / f"{name}.sock"
 
 
 def listen_address(host: str, port: int) -> tuple[str, str]:
@@ -214,10 +262,41 @@ def error_files(folder: Path, body_max: int) -> None:
             (folder / f"{status}.{lang}.html").write_text(page, encoding="utf-8")
 
 
-def write(instance: Path, host: str, port: int, timeout: int, body_max: int) -> Path:
+def allow_map(routes: Iterable[tuple[str, Iterable[str]]]) -> str:
+    """The lines of the ``$front_allow`` map: for each of the app's routes (its rule and its
+    methods, as Flask's URL map has them), the path it matches and the methods the app
+    itself would name in ``Allow``. Rules without variables are matched exactly (nginx
+    tries those first); the others as patterns, those with fewer variables first."""
+    methods: dict[str, set[str]] = {}
+    for rule, taken in routes:
+        methods.setdefault(rule, set()).update(taken)
+    exact, patterns = [], []
+    for rule in sorted(methods, key=lambda r: (r.count("<"), -len(r), r)):
+        allowed = ", ".join(sorted(methods[rule]))
+        if "<" not in rule:
+            exact.append(f'        "{rule}" "{allowed}";')
+            continue
+        pattern = rule.replace(".", "[.]")
+        pattern = re.sub(r"<int:\w+>", "[0-9]+", pattern)
+        pattern = re.sub(r"<path:\w+>", ".+", pattern)
+        pattern = re.sub(r"<(?:\w+:)?\w+>", "[^/]+", pattern)
+        patterns.append(f'        "~^{pattern}$" "{allowed}";')
+    return "\n".join(exact + patterns)
+
+
+def write(
+    instance: Path,
+    host: str,
+    port: int,
+    timeout: int,
+    body_max: int,
+    routes: Iterable[tuple[str, Iterable[str]]] = (),
+) -> Path:
     """Write the front's configuration and error pages for the server on ``host:port``
-    whose workers time out after ``timeout`` seconds; returns the configuration file.
-    The workers' socket path is written beside it, in ``socket``."""
+    whose workers time out after ``timeout`` seconds and serve ``routes`` (rules and
+    methods, for the ``Allow`` of the front's own 405); returns the configuration file.
+    The workers' socket path is written beside it, in ``socket``, and the printouts'
+    workers' in ``print-socket``."""
     run = run_folder(instance, port)
     run.mkdir(parents=True, exist_ok=True)
     os.chmod(run, 0o700)  # the socket trusts whoever reaches it (TrustedFront)
@@ -225,6 +304,7 @@ def write(instance: Path, host: str, port: int, timeout: int, body_max: int) -> 
         (run / name).mkdir(exist_ok=True)
     error_files(run / "errors", body_max)
     sock = socket_path(run)
+    print_sock = socket_path(run, "print")
     listen, ipv6only = listen_address(host, port)
     pages = []
     for status in [*ERRORS, *ALIASES]:
@@ -240,16 +320,19 @@ def write(instance: Path, host: str, port: int, timeout: int, body_max: int) -> 
         listen=listen,
         ipv6only=ipv6only,
         body_max=body_max,
+        connections=connections(),
         client=CLIENT_SECONDS,
         keepalive=KEEPALIVE_SECONDS,
-        connect=timeout,
+        print_socket=print_sock,
         # A worker is stopped after ``timeout`` s; nginx waits a little longer to see it.
-        upstream=timeout + 5,
+        proxy=PROXY.format(connect=timeout, upstream=timeout + 5),
         error_pages="\n".join(pages) + "\n",
+        allow=allow_map(routes),
     )
     path = run / "nginx.conf"
     path.write_text(config, encoding="utf-8")
     (run / "socket").write_text(str(sock) + "\n", encoding="utf-8")
+    (run / "print-socket").write_text(str(print_sock) + "\n", encoding="utf-8")
     return path
 
 

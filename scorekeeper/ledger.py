@@ -1,4 +1,4 @@
-"""The ledger of an evening: a pure fold over its stored hand facts (settlement.md).
+"""The ledger of an evening: a pure fold over its stored hand facts (docs/settlement.md).
 
 Nothing here is stored: balances, the pot and every hand's payments are recomputed from
 what was said at the table, so editing or voiding a hand simply replays the evening.

@@ -1,6 +1,6 @@
 """The JSON API described as OpenAPI 3.1, served at ``/api/v1/openapi.json``.
 
-Bodies of hands differ per game (api.md "Hands"); they are described loosely here and
+Bodies of hands differ per game (docs/api.md "Hands"); they are described loosely here and
 validated by each variant, which answers 422 with a message per field.
 """
 
@@ -10,6 +10,7 @@ from typing import Any
 
 from scorekeeper.rules import VARIANTS
 from scorekeeper.tournament.openapi import paths as tournament_paths
+from scorekeeper.validation import NAME_LENGTH, TEXT_LENGTH, VOID_LENGTH
 
 
 def _ref(name: str) -> dict[str, str]:
@@ -36,6 +37,44 @@ ERRORS = {
     ),
 }
 
+
+def across_fields(rules: str) -> dict[str, Any]:
+    """The ``422`` of an operation whose body can fit its schema and still break a rule
+    that spans fields or depends on what is stored (``x-across-fields`` marks it, so that
+    a client generating requests from the document knows to expect it; the CI check
+    ``tests/server/test_api_contract.py`` allows a 422 there and nowhere else)."""
+    return {
+        **_json(_ref("Errors"), f"Rules that span fields or depend on what is stored: {rules}"),
+        "x-across-fields": True,
+    }
+
+
+#: A player's name: at most 40 characters, not blank, no NUL (docs/limits.md).
+NAME = {
+    "type": "string",
+    "minLength": 1,
+    "maxLength": NAME_LENGTH,
+    "pattern": r"^[^\x00]*[^\s\x00][^\x00]*$",
+}
+#: The players of a table, in playing order: the smallest table of any game to the
+#: largest; the game's own range is a rule across fields.
+PLAYERS = {
+    "type": "array",
+    "minItems": min(v.min_players for v in VARIANTS.values()),
+    "maxItems": max(v.max_players for v in VARIANTS.values()),
+    "items": NAME,
+}
+#: A text such as a title or a reason: at most 200 characters, no NUL.
+TEXT = {"type": "string", "maxLength": TEXT_LENGTH, "pattern": r"^[^\x00]*$"}
+
+#: The end rule to settle with; left out or empty: the evening's own.
+END_POT = {
+    "name": "end_pot",
+    "in": "query",
+    "required": False,
+    "schema": {"enum": ["split", "refund", "carry", ""]},
+    "description": "The end-of-evening rule to settle with; left out or empty: the evening's.",
+}
 EVENING_ID = {"name": "evening_id", "in": "path", "required": True, "schema": {"type": "integer"}}
 NUMBER = {"name": "number", "in": "path", "required": True, "schema": {"type": "integer"}}
 IDEMPOTENCY = {
@@ -48,6 +87,20 @@ IDEMPOTENCY = {
         "did; the key with another request is refused with 422 (docs/recording.md)."
     ),
 }
+
+
+#: What a hand's body must fit beyond its schema.
+HAND_RULES = (
+    "a hand's facts are the game's own (docs/api.md): its contract and announcements, "
+    "players who are at the table, points in range, a Misère's points adding up (or "
+    "confirmed), and a version that is a whole number."
+)
+#: What the end rule asked for must fit.
+END_POT_RULE = "`end_pot` only for a game that keeps a pot to the end (Troggen)."
+
+
+def _body(schema: dict[str, Any]) -> dict[str, Any]:
+    return {"required": True, "content": {"application/json": {"schema": schema}}}
 
 
 def spec() -> dict[str, Any]:
@@ -74,7 +127,17 @@ def spec() -> dict[str, Any]:
                         "required": True,
                         "content": {"application/json": {"schema": _ref("NewEvening")}},
                     },
-                    "responses": {"201": _json(_ref("Evening"), "The evening."), **ERRORS},
+                    "responses": {
+                        "201": _json(_ref("Evening"), "The evening."),
+                        **ERRORS,
+                        "422": across_fields(
+                            "the number of players is the game's own (Troggen 4 to 6, Doppen "
+                            "3 or 4, Troggu by region), names are told apart without regard "
+                            "to case, a name's case-folded form is at most 80 characters, the "
+                            "first dealer is one of the players, the variant belongs to the "
+                            "game, and the options and their values are the game's own."
+                        ),
+                    },
                 },
             },
             "/api/v1/evenings/{evening_id}": {
@@ -85,11 +148,15 @@ def spec() -> dict[str, Any]:
                 },
                 "patch": {
                     "summary": "Correct settings (title, place, date, first_dealer, options)",
-                    "requestBody": body,
+                    "requestBody": _body(_ref("EveningSettings")),
                     "responses": {
                         "200": _json(_ref("Evening"), "The evening."),
                         "409": _json(_ref("Evening"), "Stale version."),
                         **ERRORS,
+                        "422": across_fields(
+                            "the first dealer must be at the table; the options and their "
+                            "values are the game's own."
+                        ),
                     },
                 },
             },
@@ -105,8 +172,15 @@ def spec() -> dict[str, Any]:
                 "post": {
                     "summary": "Change the table from the next hand on",
                     "parameters": [IDEMPOTENCY],
-                    "requestBody": body,
-                    "responses": {"200": _json(_ref("Evening"), "The evening."), **ERRORS},
+                    "requestBody": _body(_ref("Seating")),
+                    "responses": {
+                        "200": _json(_ref("Evening"), "The evening."),
+                        **ERRORS,
+                        "422": across_fields(
+                            "the number of players is the game's own, names are told apart "
+                            "without regard to case, and the dealer is one of them."
+                        ),
+                    },
                 },
             },
             "/api/v1/evenings/{evening_id}/hands": {
@@ -115,7 +189,11 @@ def spec() -> dict[str, Any]:
                     "summary": "Record the next hand",
                     "parameters": [IDEMPOTENCY],
                     "requestBody": body,
-                    "responses": {"201": _json({"type": "object"}, "The hand."), **ERRORS},
+                    "responses": {
+                        "201": _json({"type": "object"}, "The hand."),
+                        **ERRORS,
+                        "422": across_fields(HAND_RULES),
+                    },
                 },
             },
             "/api/v1/evenings/{evening_id}/hands/{number}": {
@@ -126,16 +204,35 @@ def spec() -> dict[str, Any]:
                 },
                 "put": {
                     "summary": "Replace a hand's facts (with version)",
-                    "requestBody": body,
+                    "requestBody": _body(
+                        {
+                            "type": "object",
+                            "required": ["version"],
+                            "properties": {"version": {"type": "integer"}},
+                        }
+                    ),
                     "responses": {
                         "200": _json(_ref("Hand"), "The hand."),
                         "409": _json(_ref("Hand"), "Stale version."),
                         **ERRORS,
+                        "422": across_fields(HAND_RULES),
                     },
                 },
                 "delete": {
                     "summary": "Void a hand with a reason",
-                    "requestBody": body,
+                    "requestBody": _body(
+                        {
+                            "type": "object",
+                            "required": ["reason"],
+                            "properties": {
+                                "reason": {
+                                    **TEXT,
+                                    "maxLength": VOID_LENGTH,
+                                    "pattern": r"^[^\x00]*[^\s\x00][^\x00]*$",
+                                }
+                            },
+                        }
+                    ),
                     "responses": {
                         "200": _json(_ref("Hand"), "The voided hand."),
                         "409": _json(_ref("Errors"), "Voided already."),
@@ -163,18 +260,14 @@ def spec() -> dict[str, Any]:
             "/api/v1/evenings/{evening_id}/settlement.pdf": {
                 "parameters": [
                     EVENING_ID,
-                    {
-                        "name": "end_pot",
-                        "in": "query",
-                        "required": False,
-                        "schema": {"enum": ["split", "refund", "carry"]},
-                    },
+                    END_POT,
                 ],
                 "get": {
                     "summary": "The settlement to sign, as PDF",
                     "responses": {
                         "200": {"description": "PDF", "content": {"application/pdf": {}}},
                         **ERRORS,
+                        "422": across_fields(END_POT_RULE),
                     },
                 },
             },
@@ -189,7 +282,14 @@ def spec() -> dict[str, Any]:
                 "post": {
                     "summary": "Store an archive as a new evening",
                     "requestBody": body,
-                    "responses": {"201": _json(_ref("Evening"), "The evening."), **ERRORS},
+                    "responses": {
+                        "201": _json(_ref("Evening"), "The evening."),
+                        **ERRORS,
+                        "422": across_fields(
+                            "an archive as `export` writes it, every hand fitting its game's "
+                            "rules when replayed (docs/archives.md)."
+                        ),
+                    },
                 },
             },
             "/api/v1/evenings/{evening_id}/close": {
@@ -210,16 +310,15 @@ def spec() -> dict[str, Any]:
             "/api/v1/evenings/{evening_id}/settlement": {
                 "parameters": [
                     EVENING_ID,
-                    {
-                        "name": "end_pot",
-                        "in": "query",
-                        "required": False,
-                        "schema": {"enum": ["split", "refund", "carry"]},
-                    },
+                    END_POT,
                 ],
                 "get": {
                     "summary": "Nets, transfers and the pairwise table",
-                    "responses": {"200": _json({"type": "object"}, "Settlement."), **ERRORS},
+                    "responses": {
+                        "200": _json({"type": "object"}, "Settlement."),
+                        **ERRORS,
+                        "422": across_fields(END_POT_RULE),
+                    },
                 },
             },
         },
@@ -242,13 +341,32 @@ def spec() -> dict[str, Any]:
                     "properties": {
                         "game": {"enum": games},
                         "variant": {"enum": variants},
-                        "players": {"type": "array", "items": {"type": "string"}},
+                        "players": PLAYERS,
                         "first_dealer": {"type": "string"},
-                        "title": {"type": "string", "maxLength": 200},
-                        "place": {"type": "string", "maxLength": 200},
+                        "title": TEXT,
+                        "place": TEXT,
                         "date": {"type": "string", "format": "date"},
                         "options": {"type": "object", "additionalProperties": {"type": "string"}},
                     },
+                },
+                "EveningSettings": {
+                    "type": "object",
+                    "required": ["version"],
+                    "additionalProperties": False,
+                    "properties": {
+                        "version": {"type": "integer"},
+                        "title": TEXT,
+                        "place": TEXT,
+                        "date": {"anyOf": [{"type": "string", "format": "date"}, {"type": "null"}]},
+                        "first_dealer": {"type": "string"},
+                        "options": {"type": "object", "additionalProperties": {"type": "string"}},
+                    },
+                },
+                "Seating": {
+                    "type": "object",
+                    "required": ["players"],
+                    "additionalProperties": False,
+                    "properties": {"players": PLAYERS, "dealer": {"type": "string"}},
                 },
                 "Hand": {
                     "type": "object",

@@ -1,17 +1,22 @@
 """What the settlement page and the printouts show beside the numbers: the balance chart
-in the reader's language, exact rounding amounts, the Striche ranking."""
+in the reader's language, exact rounding amounts, the Striche ranking, house rules in
+words."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from decimal import Decimal
 from fractions import Fraction
 
-from flask_babel import get_locale, gettext
+from flask_babel import gettext, ngettext
 
 from scorekeeper import operations
 from scorekeeper.chart import balance_chart
-from scorekeeper.filters import signed
+from scorekeeper.filters import decimal, signed, with_currency
 from scorekeeper.money import exact_to_str
 from scorekeeper.rules.eisten_stalden import leaders
+from scorekeeper.rules.variant import Variant
+from scorekeeper.serialize import text
 from scorekeeper.settlement import Settlement
 
 
@@ -22,9 +27,10 @@ def chart(current: operations.EveningView, result: Settlement) -> str:
     ends = result.final if result.closing else current.ledger.balances
     finals = ", ".join(f"{p} {signed(ends.get(p, 0))}" for p in players)
     empty = gettext("No hand recorded yet.")
-    described = gettext(
-        "Each player's balance after every hand, %(n)s hands. At the end: %(finals)s.",
-        n=len(points),
+    described = ngettext(
+        "Each player's balance after every hand, %(num)s hand. At the end: %(finals)s.",
+        "Each player's balance after every hand, %(num)s hands. At the end: %(finals)s.",
+        len(points),
         finals=finals,
     )
     return balance_chart(
@@ -44,12 +50,25 @@ def exact_money(cents: Fraction, currency: str) -> str:
 
     Rounding moves fractions of a cent, so the two decimals of ``|money`` would hide it.
     """
-    whole, part = exact_to_str(abs(cents)).split(".")
-    amount = f"{whole}.{part.rstrip('0').ljust(2, '0')}"
-    sign = "+" if cents > 0 else "\u2212" if cents < 0 else ""
-    if str(get_locale()) == "de":
-        return f"{sign}{amount.replace('.', ',')} {currency}".strip()
-    return f"{currency} {sign}{amount}".strip()
+    return with_currency(Decimal(exact_to_str(cents)), currency, plus=True)
+
+
+def house_rules(variant: Variant, options: Mapping[str, str]) -> list[tuple[str, str]]:
+    """Each house rule's name and value as a reader says them: a choice by its words, an
+    amount as money (``CHF 0.10``), the currency by its code; never the stored keys."""
+    currency = options.get("currency", "")
+    shown = []
+    for spec in variant.option_specs:
+        value = options.get(spec.key, spec.default_for(options))
+        labels = {key: text(label) for key, label in spec.choices}
+        if labels:
+            words = labels.get(value, value)
+        elif spec.key == "currency":
+            words = value
+        else:
+            words = decimal(value, currency)
+        shown.append((text(spec.label), words))
+    return shown
 
 
 def tally_view(current: operations.EveningView) -> dict[str, object]:

@@ -1,4 +1,4 @@
-"""JSON shapes of api.md, built explicitly from the derived views."""
+"""JSON shapes of docs/api.md, built explicitly from the derived views."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""From a replayed evening to money: the end rule, nets, who pays whom (settlement.md).
+"""From a replayed evening to money: the end rule, nets, who pays whom (docs/settlement.md).
 
 Money is integer cents; exact intermediate values are ``Fraction``s. Rounding to the coin
 happens only here, with written, deterministic rules:
@@ -36,7 +36,7 @@ from scorekeeper.rules.options import to_fraction
 from scorekeeper.rules.variant import Options, Variant
 
 #: Exact search for the fewest transfers is used up to this many parties: twelve players
-#: (settlement.md) and the pot or the Kasse beside them. 13 parties take about 20 ms.
+#: (docs/settlement.md) and the pot or the Kasse beside them. 13 parties take about 20 ms.
 EXACT_TRANSFER_LIMIT = 13
 
 
@@ -214,57 +214,71 @@ def pairwise_exact(
     scale: Fraction | int = 1
     if unit is not None:
         scale = unit.numerator if unit.denominator == 1 else unit
-    flows: dict[tuple[str, str], Fraction | int] = {}
-    put_in: dict[str, dict[str, Fraction | int]] = {account: {} for account in common}
-    # Paid out of each account since money last went in: the payers' proportions do not
-    # change while an account pays out, so their amounts are scaled down only when needed.
-    drained: dict[str, Fraction | int] = dict.fromkeys(common, 0)
-
-    def book(receiver: str, payer: str, amount: Fraction | int) -> None:
-        if receiver != payer and amount:
-            flows[(receiver, payer)] = flows.get((receiver, payer), 0) + amount
-
-    def left_in(account: str) -> dict[str, Fraction | int]:
-        """The payers' amounts still in ``account``, after what it paid out."""
-        payers = put_in[account]
-        if drained[account]:
-            total = sum(payers.values())
-            payers = {
-                p: Fraction(paid * (total - drained[account]), total) for p, paid in payers.items()
-            }
-            put_in[account], drained[account] = payers, 0
-        return payers
-
+    flows = _Flows(common)
     lines = [line for hand in ledger.hands for line in hand.score.lines] + list(closing)
     for line in lines:
         if line.money and unit is None:
             continue
         factor = 1 if line.money else scale
         for t in line.transfers:
-            amount = t.amount * factor
-            if t.target in put_in:
-                payers = left_in(t.target)
-                payers[t.source] = payers.get(t.source, 0) + amount
-            elif t.source in put_in:
-                payers = put_in[t.source]
-                total = sum(payers.values())
-                for payer, paid in payers.items():
-                    book(t.target, payer, Fraction(amount * paid, total))
-                drained[t.source] += amount
-                if drained[t.source] == total:
-                    payers.clear()
-                    drained[t.source] = 0
-            else:
-                book(t.target, t.source, amount)
-    for account in common:
-        for payer, paid in left_in(account).items():
-            book(account, payer, paid)
+            flows.transfer(t.source, t.target, t.amount * factor)
+    flows.settle_accounts()
     out: dict[tuple[str, str], Fraction] = {}
-    for (a, b), amount in flows.items():
-        net = amount - flows.get((b, a), 0)
+    for (a, b), amount in flows.flows.items():
+        net = amount - flows.flows.get((b, a), 0)
         if net > 0:
             out[(a, b)] = Fraction(net)
     return out
+
+
+class _Flows:
+    """Who received what from whom, following money through the common accounts (pots):
+    what an account pays out is owed by those who put it in, in proportion."""
+
+    def __init__(self, common: Sequence[str]) -> None:
+        self.flows: dict[tuple[str, str], Fraction | int] = {}
+        self.put_in: dict[str, dict[str, Fraction | int]] = {account: {} for account in common}
+        # Paid out of each account since money last went in: the payers' proportions do
+        # not change while an account pays out, so their amounts are scaled down only
+        # when needed.
+        self.drained: dict[str, Fraction | int] = dict.fromkeys(common, 0)
+
+    def book(self, receiver: str, payer: str, amount: Fraction | int) -> None:
+        if receiver != payer and amount:
+            self.flows[(receiver, payer)] = self.flows.get((receiver, payer), 0) + amount
+
+    def left_in(self, account: str) -> dict[str, Fraction | int]:
+        """The payers' amounts still in ``account``, after what it paid out."""
+        payers = self.put_in[account]
+        drained = self.drained[account]
+        if drained:
+            total = sum(payers.values())
+            payers = {p: Fraction(paid * (total - drained), total) for p, paid in payers.items()}
+            self.put_in[account], self.drained[account] = payers, 0
+        return payers
+
+    def transfer(self, source: str, target: str, amount: Fraction | int) -> None:
+        """``amount`` from ``source`` to ``target``, either of which may be an account."""
+        if target in self.put_in:
+            payers = self.left_in(target)
+            payers[source] = payers.get(source, 0) + amount
+        elif source in self.put_in:
+            payers = self.put_in[source]
+            total = sum(payers.values())
+            for payer, paid in payers.items():
+                self.book(target, payer, Fraction(amount * paid, total))
+            self.drained[source] += amount
+            if self.drained[source] == total:
+                payers.clear()
+                self.drained[source] = 0
+        else:
+            self.book(target, source, amount)
+
+    def settle_accounts(self) -> None:
+        """Whatever is still in an account is owed to it by whoever put it in."""
+        for account in self.put_in:
+            for payer, paid in self.left_in(account).items():
+                self.book(account, payer, paid)
 
 
 def round_pairwise(

@@ -1,4 +1,4 @@
-"""Tournament standings from the tables' results (tournaments.md, "Standings").
+"""Tournament standings from the tables' results (docs/tournaments.md, "Standings").
 
 Pure: the shell replays each table's evening and passes what every seated player ended the
 round with, in the game's native unit (jetons, points), after the end-of-round pot rule.

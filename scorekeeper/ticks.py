@@ -1,4 +1,4 @@
-"""Ticking off the settlement's payments as paid at the table (settlement.md "Who pays whom").
+"""Ticking off the settlement's payments as paid at the table (docs/settlement.md "Who pays whom").
 
 A tick is a fact: "``payer`` paid ``payee`` this amount, at this time". It keeps the amount,
 so when a correction later changes what ``payer`` owes ``payee`` the payment shows as open

@@ -192,7 +192,7 @@ def reject_unknown(raw: Mapping[str, object], known: set[str], errors: ErrorColl
 
 
 def parse_evening(raw: object) -> EveningSettings:
-    """Validate the body of a new evening (api.md "Evenings")."""
+    """Validate the body of a new evening (docs/api.md "Evenings")."""
     if not isinstance(raw, Mapping):
         raise InvalidSettingsError.single("body", msg("Send the evening as a JSON object."))
     errors = ErrorCollector()

@@ -1,4 +1,4 @@
-"""The seating draw (tournaments.md, "Seating draw"): table sizes per game, byes that rotate,
+"""The seating draw (docs/tournaments.md, "Seating draw"): table sizes per game, byes that rotate,
 the same draw from the same seed, few repeated pairs, and the organiser's swap.
 """
 
@@ -72,7 +72,7 @@ def tournament(players: range, rounds: int, base: int, plan: TablePlan, *, naive
     ],
 )
 def test_each_game_prefers_its_usual_size(game: object, sizes: tuple[int, ...]) -> None:
-    """tournaments.md: Troggen 4, then 5, then 6; Troggu 4 to 6; Doppen 3, then 4."""
+    """docs/tournaments.md: Troggen 4, then 5, then 6; Troggu 4 to 6; Doppen 3, then 4."""
     assert table_plan(game).sizes == sizes  # type: ignore[arg-type]
 
 
@@ -155,7 +155,7 @@ def test_a_negative_count_is_refused() -> None:
     ids=str,
 )
 def test_the_fewest_sit_out(plan: TablePlan, n: int, byes: int) -> None:
-    """tournaments.md: 7 for Troggen or 5 for Doppen leave one player out."""
+    """docs/tournaments.md: 7 for Troggen or 5 for Doppen leave one player out."""
     assert byes_needed(n, plan) == byes
 
 
@@ -203,7 +203,7 @@ def test_forty_players_draw_differently_for_each_seed() -> None:
 
 
 def test_a_listed_twice_start_number_is_refused() -> None:
-    """Start numbers are unique (tournaments.md, "Shape")."""
+    """Start numbers are unique (docs/tournaments.md, "Shape")."""
     with pytest.raises(DrawError):
         draw_round([1, 2, 3, 4, 4], [], seed=1, preference=TROGGEN)
 
@@ -249,7 +249,7 @@ def fours(players: list[int]) -> Iterator[list[tuple[int, ...]]]:
 
 @pytest.mark.parametrize("seed", [0, 10, 20])
 def test_twelve_players_meet_again_in_as_few_pairs_as_any_seating_allows(seed: int) -> None:
-    """The draw minimises how many pairs meet again, the figure shown (tournaments.md),
+    """The draw minimises how many pairs meet again, the figure shown (docs/tournaments.md),
     even where that seats a pair a third time: checked against every possible seating."""
     history: list[Draw] = []
     for number in range(4):

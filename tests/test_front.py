@@ -28,6 +28,11 @@ def test_the_configuration_is_one_nginx_accepts(tmp_path: Path) -> None:
     sock = Path((config.parent / "socket").read_text().strip())
     assert f"server unix:{sock};" in text
     assert sock.parent == config.parent  # in the instance folder's front-5000
+    # Printouts go to their own workers (scripts/start runs them at a lower priority).
+    printouts = Path((config.parent / "print-socket").read_text().strip())
+    assert printouts != sock
+    assert f"upstream printouts {{\n        server unix:{printouts};" in text
+    assert "location ~ \\.pdf$ {\n            proxy_pass http://printouts;" in text
     nginx = shutil.which("nginx") or "/usr/sbin/nginx"
     checked = subprocess.run(
         [nginx, "-t", "-p", str(config.parent), "-c", str(config), "-e", "stderr"],
@@ -99,3 +104,32 @@ def test_a_forwarded_address_from_anyone_else_is_not_taken(app: Flask) -> None:
         tablet = {"REMOTE_ADDR": "192.168.1.30", "gunicorn.socket": tcp}
         assert backup_status(app, tablet, "127.0.0.1") == 403
     assert backup_status(app, {"REMOTE_ADDR": "192.168.1.30"}, "127.0.0.1") == 403
+
+
+def test_the_front_holds_no_more_connections_than_it_may_open_files(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    limits = {"soft": 1024}
+    monkeypatch.setattr(front.resource, "getrlimit", lambda _: (limits["soft"], 1 << 20))
+    assert front.connections() == 496  # a user's usual limit: two files a connection
+    limits["soft"] = 1 << 20
+    assert front.connections() == front.CONNECTIONS_MAX
+    limits["soft"] = 64
+    assert front.connections() == 64  # never fewer than a small hall needs to start
+
+
+def test_the_fronts_own_405_names_the_methods_the_app_takes() -> None:
+    # A TRACE never reaches the app: the front answers it, with the Allow the app would send.
+    routes = [
+        ("/api/v1/evenings", {"GET", "HEAD", "OPTIONS"}),
+        ("/api/v1/evenings", {"POST", "OPTIONS"}),
+        ("/api/v1/evenings/<int:evening_id>/sheet.pdf", {"GET", "HEAD", "OPTIONS"}),
+        ("/t/<code>", {"GET", "HEAD", "OPTIONS"}),
+        ("/static/<path:filename>", {"GET", "HEAD", "OPTIONS"}),
+    ]
+    assert front.allow_map(routes).splitlines() == [
+        '        "/api/v1/evenings" "GET, HEAD, OPTIONS, POST";',
+        '        "~^/api/v1/evenings/[0-9]+/sheet[.]pdf$" "GET, HEAD, OPTIONS";',
+        '        "~^/static/.+$" "GET, HEAD, OPTIONS";',
+        '        "~^/t/[^/]+$" "GET, HEAD, OPTIONS";',
+    ]

@@ -1,4 +1,4 @@
-"""The ledger is a pure fold over the stored facts (settlement.md): replay, void, errors."""
+"""The ledger is a pure fold over the stored facts (docs/settlement.md): replay, void, errors."""
 
 from __future__ import annotations
 
@@ -96,7 +96,7 @@ def test_editing_an_earlier_hand_can_break_a_later_kulanz() -> None:
 
 
 def test_every_seated_player_has_a_delta() -> None:
-    """Deltas list all players at the table, zeros included (api.md)."""
+    """Deltas list all players at the table, zeros included (docs/api.md)."""
     misere = {"contract": "misere", "points": {"A": 10, "B": 10, "C": 20, "D": 20}}
     ledger = replay(TROGGEN, OPTIONS, records(misere))
     assert ledger.hands[0].deltas == {"A": 0, "B": 0, "C": -4, "D": -4}

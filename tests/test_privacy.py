@@ -12,8 +12,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import select
 
-from scorekeeper import privacy
-from scorekeeper.blueprints import players
+from scorekeeper import access, privacy
 from scorekeeper.extensions import db
 from scorekeeper.models import Player
 from tests.played import play, results
@@ -168,7 +167,7 @@ def test_who_may_manage_players_is_decided_in_one_place(
     app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     play(client)
-    monkeypatch.setattr(players, "may_manage_players", lambda: False)
+    monkeypatch.setattr(access, "may_manage_installation", lambda: False)
     assert 'href="/players"' not in client.get("/").text
     anna = player_id(app, "Anna")
     for path in ["/players", f"/players/{anna}/anonymise"]:

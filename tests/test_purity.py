@@ -1,4 +1,4 @@
-"""The core stays pure (style rule 5): no framework, no database, no clock, no dice, no I/O.
+"""The core stays pure (docs/development.md): no framework, no database, no clock, no dice, no I/O.
 
 The AST is read rather than the modules imported, so an import hidden in a function body
 or behind ``TYPE_CHECKING`` is caught as well.
@@ -20,7 +20,7 @@ CORE = [
     PACKAGE / "draw.py",
     PACKAGE / "standings.py",
 ]
-#: The seating draw is random by nature (tournaments.md): it may build ``Random(seed)`` from
+#: The seating draw is random by nature (docs/tournaments.md): it may build ``Random(seed)`` from
 #: the seed its caller stores, and use nothing else of ``random`` (no global, unseeded state).
 SEEDED_RANDOM = (PACKAGE / "draw.py",)
 FORBIDDEN = (

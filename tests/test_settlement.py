@@ -1,4 +1,4 @@
-"""From jetons to money (settlement.md): rounding to the coin, transfers, pairwise, end rules."""
+"""From jetons to money (docs/settlement.md): rounding to coin, transfers, pairwise, end rules."""
 
 from __future__ import annotations
 

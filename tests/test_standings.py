@@ -1,4 +1,4 @@
-"""Tournament standings (tournaments.md, "Standings"): sum and rank scoring, byes, tie breaks.
+"""Tournament standings (docs/tournaments.md, "Standings"): sum and rank scoring, byes, tie breaks.
 
 Worked examples computed by hand, then properties over random tournaments: rank points at a
 table always add up to 30 per seat, the order follows the tie-break key, sum scoring adds

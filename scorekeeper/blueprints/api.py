@@ -1,7 +1,7 @@
-"""The JSON API (``/api/v1``), as api.md specifies it.
+"""The JSON API (``/api/v1``), as docs/api.md specifies it.
 
 Views stay thin: read the body, call one operation, serialise, commit once. Errors become
-the shapes of api.md in ``blueprints/errors.py``; a refused request is rolled back whole.
+the shapes of docs/api.md in ``blueprints/errors.py``; a refused request is rolled back whole.
 """
 
 from __future__ import annotations

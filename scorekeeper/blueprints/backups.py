@@ -25,36 +25,14 @@ from flask_babel import gettext, ngettext
 from sqlalchemy import func, select
 from werkzeug.wrappers import Response
 
-from scorekeeper import access, backup, jsonlimits
+from scorekeeper import backup, jsonlimits
+from scorekeeper.blueprints.installation import for_the_installation
 from scorekeeper.extensions import db
 from scorekeeper.models import Evening
 from scorekeeper.rules.base import InvalidInputError
 from scorekeeper.serialize import text
 
-bp = Blueprint("backups", __name__, url_prefix="/backup")
-
-
-def may_manage_backups() -> bool:
-    """Whether this caller may download every evening or restore evenings from a backup.
-
-    The one place that decides it, for the pages and for the link on the home page:
-    the laptop serving the app, or whoever gave the installation's PIN
-    (``access.may_manage_installation``).
-    """
-    return access.may_manage_installation()
-
-
-@bp.before_request
-def only_for_those_allowed() -> None:
-    """Refuse every backup page to a caller who may not manage backups."""
-    if not may_manage_backups():
-        abort(403)
-
-
-@bp.app_context_processor
-def offer_backups() -> dict[str, object]:
-    """Let templates ask whether to show the way to the backup page."""
-    return {"may_manage_backups": may_manage_backups}
+bp = for_the_installation(Blueprint("backups", __name__, url_prefix="/backup"))
 
 
 def local_now() -> datetime:

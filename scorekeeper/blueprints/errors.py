@@ -1,4 +1,4 @@
-"""Errors as JSON under ``/api/`` (api.md "Errors") and as pages elsewhere.
+"""Errors as JSON under ``/api/`` (docs/api.md "Errors") and as pages elsewhere.
 
 Every refused request is rolled back, so it changes nothing; nothing ever answers with a
 bare 500 traceback.
@@ -6,10 +6,23 @@ bare 500 traceback.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
 from urllib.parse import quote
 
-from flask import Flask, Response, flash, jsonify, redirect, render_template, request, url_for
-from flask_babel import gettext
+from flask import (
+    Flask,
+    Response,
+    current_app,
+    flash,
+    jsonify,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from flask_babel import gettext, ngettext
 from flask_babel import lazy_gettext as _l
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
@@ -58,6 +71,30 @@ def plain_words(error: HTTPException) -> str:
     return gettext("This request could not be served (error %(code)s).", code=error.code)
 
 
+def allow(error: HTTPException) -> str:
+    """The methods the address takes, in a steady order, for a 405's ``Allow``."""
+    return ", ".join(sorted(getattr(error, "valid_methods", None) or []))
+
+
+def api_words(error: HTTPException) -> str:
+    """What the error says to a program calling the API: the page's words point at buttons
+    and pages, which a program has none of."""
+    if error.code == 405:
+        allowed = allow(error)
+        return gettext(
+            "This address does not take %(method)s; it takes %(allowed)s.",
+            method=request.method,
+            allowed=allowed,
+        )
+    if error.description != type(error).description:  # given where it was raised
+        return str(error.description)
+    if error.code == 404:
+        return gettext("There is no such address in the API. Check the address.")
+    if error.code == 400:
+        return gettext("The request could not be read, so nothing was saved.")
+    return plain_words(error)
+
+
 def wants_json() -> bool:
     """API requests get JSON errors; pages get HTML."""
     return request.path.startswith("/api/")
@@ -90,152 +127,178 @@ def keep_entry() -> tuple[str, int] | None:
         return None
 
 
+def refuse(status: int, field: str, message: str) -> Response:
+    """A refusal in the caller's form: the API's error shape at ``field``, or the error
+    page with ``message``."""
+    if wants_json():
+        return json_error(status, field, message)
+    return make_response(render_template("errors/500.html", message=message), status)
+
+
+def invalid(error: InvalidInputError) -> Response:
+    return json_response({"errors": serialize.errors_json(error.errors)}, 422)
+
+
+def implausible(error: ImplausibleHandError) -> Response:
+    return json_response({"warnings": serialize.errors_json(error.warnings)}, 422)
+
+
+def json_response(data: dict[str, object], status: int) -> Response:
+    response = jsonify(data)
+    response.status_code = status
+    return response
+
+
+def bad_json(_error: BadJSONError) -> Response:
+    return json_error(400, "body", gettext("The body is not valid JSON."))
+
+
+def no_hand(error: NotFoundError) -> Response:
+    return json_error(404, "number", gettext("There is no hand %(n)s.", n=error.args[0]))
+
+
+def closed(error: EveningClosedError) -> Response:
+    evening = db.session.get(Evening, error.evening_id)
+    if evening is not None and table_info(evening) is not None:
+        message = gettext(
+            "This table has played its last hand. The organiser can correct it, giving a reason."
+        )
+    else:
+        message = gettext("This evening is closed. Reopen it to change anything.")
+    if wants_json():
+        return json_error(409, "evening", message)
+    flash(message, "warning")
+    return redirect(url_for("evenings.show", evening_id=error.evening_id), 303)
+
+
+def already_void(error: AlreadyVoidError) -> Response:
+    return json_error(409, "number", gettext("Hand %(n)s is voided already.", n=error.args[0]))
+
+
+def denied(error: AccessDeniedError) -> Response:
+    message = serialize.text(error.message)
+    if wants_json():
+        return json_error(error.status, "access", message)
+    if error.login and request.method == "GET":
+        flash(message, "warning")
+        return redirect(f"{error.login}?next={quote(request.full_path.rstrip('?'))}", 303)
+    page = render_template("errors/500.html", message=message, login=error.login)
+    return make_response(page, error.status)
+
+
+def too_many(error: TooManyAttemptsError) -> Response:
+    message = ngettext(
+        "Too many wrong tries from this device. Wait %(num)s minute and try again.",
+        "Too many wrong tries from this device. Wait %(num)s minutes and try again.",
+        error.minutes,
+    )
+    response = refuse(429, "access", message)
+    if wants_json():
+        response.headers["Retry-After"] = str(error.minutes * 60)
+    return response
+
+
+def stale(_error: StaleVersionError) -> Response:
+    message = gettext("Someone changed this meanwhile. Reload and enter the change again.")
+    return json_error(409, "version", message)
+
+
+def round_state(error: RoundStateError) -> Response:
+    return refuse(409, "round", serialize.text(error.message))
+
+
+def frozen(_error: FrozenError) -> Response:
+    message = gettext(
+        "The tournament has started: its game, house rules, rounds and scoring stay as they are."
+    )
+    return refuse(409, "tournament", message)
+
+
+def number_taken(error: HandNumberTakenError) -> Response:
+    message = gettext(
+        "Hand %(n)s is recorded already; the next hand is %(m)s. Nothing was recorded: "
+        "check the hand and send it again as %(m)s if it is another one.",
+        n=error.expected,
+        m=error.upcoming,
+    )
+    return refuse(409, "number", message)
+
+
+def expired(_error: CSRFError) -> Response | tuple[str, int]:
+    if (kept := keep_entry()) is not None:
+        return kept
+    message = gettext(
+        "This page was open too long or came from elsewhere. Nothing was saved: "
+        "go back, reload the page and enter it again."
+    )
+    return make_response(render_template("errors/500.html", message=message), 400)
+
+
+def too_large(_error: RequestEntityTooLarge) -> Response:
+    limit = (current_app.config["MAX_CONTENT_LENGTH"] or 0) // (1024 * 1024)
+    message = gettext(
+        "This file is too large: at most %(mb)s MB can be sent. Nothing was saved.", mb=limit
+    )
+    return refuse(413, "body", message)
+
+
+def http_error(error: HTTPException) -> Response:
+    status = error.code or 500
+    if wants_json():
+        response = json_error(status, "request", api_words(error))
+    else:
+        page = render_template("errors/error.html", status=status, message=plain_words(error))
+        response = make_response(page, status)
+    if status == 405:  # RFC 9110 requires it
+        response.headers["Allow"] = allow(error)
+    return response
+
+
+def unexpected(error: Exception) -> Response | tuple[str, int]:
+    current_app.logger.exception("unexpected error", exc_info=error)
+    message = gettext("Something went wrong on our side; nothing was changed.")
+    if wants_json():
+        return json_error(500, "server", message)
+    try:
+        return render_template("errors/500.html", message=message), 500
+    except Exception:  # the page itself failed: plain words still reach the table
+        return message, 500
+
+
+#: Each kind of error and what answers it; Flask picks the most specific kind.
+HANDLERS: tuple[tuple[type[Exception], Callable[[Any], Any]], ...] = (
+    (InvalidInputError, invalid),
+    (ImplausibleHandError, implausible),
+    (BadJSONError, bad_json),
+    (NotFoundError, no_hand),
+    (EveningClosedError, closed),
+    (AlreadyVoidError, already_void),
+    (AccessDeniedError, denied),
+    (TooManyAttemptsError, too_many),
+    (StaleVersionError, stale),
+    (RoundStateError, round_state),
+    (FrozenError, frozen),
+    (HandNumberTakenError, number_taken),
+    (CSRFError, expired),
+    (RequestEntityTooLarge, too_large),
+    (HTTPException, http_error),
+    (Exception, unexpected),
+)
+
+
+def rolled_back(handler: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """``handler`` after rolling back whatever the refused request began: a refusal
+    changes nothing."""
+
+    def handle(error: Exception) -> Any:
+        db.session.rollback()
+        return handler(error)
+
+    handle.__name__ = handler.__name__
+    return handle
+
+
 def register(app: Flask) -> None:
     """Install the handlers on the app."""
-
-    @app.errorhandler(InvalidInputError)
-    def invalid(error: InvalidInputError) -> tuple[Response, int] | tuple[str, int]:
-        db.session.rollback()
-        return jsonify({"errors": serialize.errors_json(error.errors)}), 422
-
-    @app.errorhandler(ImplausibleHandError)
-    def implausible(error: ImplausibleHandError) -> tuple[Response, int]:
-        db.session.rollback()
-        return jsonify({"warnings": serialize.errors_json(error.warnings)}), 422
-
-    @app.errorhandler(BadJSONError)
-    def bad_json(_error: BadJSONError) -> Response:
-        db.session.rollback()
-        return json_error(400, "body", gettext("The body is not valid JSON."))
-
-    @app.errorhandler(NotFoundError)
-    def no_hand(error: NotFoundError) -> Response:
-        db.session.rollback()
-        return json_error(404, "number", gettext("There is no hand %(n)s.", n=error.args[0]))
-
-    @app.errorhandler(EveningClosedError)
-    def closed(error: EveningClosedError) -> Response:
-        db.session.rollback()
-        evening = db.session.get(Evening, error.evening_id)
-        if evening is not None and table_info(evening) is not None:
-            message = gettext(
-                "This table has played its last hand. The organiser can correct it, "
-                "giving a reason."
-            )
-        else:
-            message = gettext("This evening is closed. Reopen it to change anything.")
-        if wants_json():
-            return json_error(409, "evening", message)
-        flash(message, "warning")
-        return redirect(url_for("evenings.show", evening_id=error.evening_id), 303)
-
-    @app.errorhandler(AlreadyVoidError)
-    def already_void(error: AlreadyVoidError) -> Response:
-        db.session.rollback()
-        return json_error(409, "number", gettext("Hand %(n)s is voided already.", n=error.args[0]))
-
-    @app.errorhandler(AccessDeniedError)
-    def denied(error: AccessDeniedError) -> Response | tuple[str, int]:
-        db.session.rollback()
-        message = serialize.text(error.message)
-        if wants_json():
-            return json_error(error.status, "access", message)
-        if error.login and request.method == "GET":
-            flash(message, "warning")
-            return redirect(f"{error.login}?next={quote(request.full_path.rstrip('?'))}", 303)
-        page = render_template("errors/500.html", message=message, login=error.login)
-        return page, error.status
-
-    @app.errorhandler(TooManyAttemptsError)
-    def too_many(error: TooManyAttemptsError) -> Response | tuple[str, int]:
-        db.session.rollback()
-        message = gettext(
-            "Too many wrong tries from this device. Wait %(n)s minutes and try again.",
-            n=error.minutes,
-        )
-        if wants_json():
-            response = json_error(429, "access", message)
-            response.headers["Retry-After"] = str(error.minutes * 60)
-            return response
-        return render_template("errors/500.html", message=message), 429
-
-    @app.errorhandler(StaleVersionError)
-    def stale(error: StaleVersionError) -> Response:
-        db.session.rollback()
-        message = gettext("Someone changed this meanwhile. Reload and enter the change again.")
-        return json_error(409, "version", message)
-
-    @app.errorhandler(RoundStateError)
-    def round_state(error: RoundStateError) -> Response | tuple[str, int]:
-        db.session.rollback()
-        message = serialize.text(error.message)
-        if wants_json():
-            return json_error(409, "round", message)
-        return render_template("errors/500.html", message=message), 409
-
-    @app.errorhandler(FrozenError)
-    def frozen(_error: FrozenError) -> Response | tuple[str, int]:
-        db.session.rollback()
-        message = gettext(
-            "The tournament has started: its game, house rules, rounds and scoring stay as "
-            "they are."
-        )
-        if wants_json():
-            return json_error(409, "tournament", message)
-        return render_template("errors/500.html", message=message), 409
-
-    @app.errorhandler(HandNumberTakenError)
-    def number_taken(error: HandNumberTakenError) -> Response | tuple[str, int]:
-        db.session.rollback()
-        message = gettext(
-            "Hand %(n)s is recorded already; the next hand is %(m)s. Nothing was recorded: "
-            "check the hand and send it again as %(m)s if it is another one.",
-            n=error.expected,
-            m=error.upcoming,
-        )
-        if wants_json():
-            return json_error(409, "number", message)
-        return render_template("errors/500.html", message=message), 409
-
-    @app.errorhandler(CSRFError)
-    def expired(_error: CSRFError) -> tuple[str, int]:
-        db.session.rollback()
-        if (kept := keep_entry()) is not None:
-            return kept
-        message = gettext(
-            "This page was open too long or came from elsewhere. Nothing was saved: "
-            "go back, reload the page and enter it again."
-        )
-        return render_template("errors/500.html", message=message), 400
-
-    @app.errorhandler(RequestEntityTooLarge)
-    def too_large(_error: RequestEntityTooLarge) -> Response | tuple[str, int]:
-        db.session.rollback()
-        limit = (app.config["MAX_CONTENT_LENGTH"] or 0) // (1024 * 1024)
-        message = gettext(
-            "This file is too large: at most %(mb)s MB can be sent. Nothing was saved.", mb=limit
-        )
-        if wants_json():
-            return json_error(413, "body", message)
-        return render_template("errors/500.html", message=message), 413
-
-    @app.errorhandler(HTTPException)
-    def http_error(error: HTTPException) -> Response | tuple[str, int]:
-        db.session.rollback()
-        status = error.code or 500
-        message = plain_words(error)
-        if wants_json():
-            return json_error(status, "request", message)
-        return render_template("errors/error.html", status=status, message=message), status
-
-    @app.errorhandler(Exception)
-    def unexpected(error: Exception) -> Response | tuple[str, int]:
-        db.session.rollback()
-        app.logger.exception("unexpected error", exc_info=error)
-        message = gettext("Something went wrong on our side; nothing was changed.")
-        if wants_json():
-            return json_error(500, "server", message)
-        try:
-            return render_template("errors/500.html", message=message), 500
-        except Exception:  # the page itself failed: plain words still reach the table
-            return message, 500
+    for kind, handler in HANDLERS:
+        app.register_error_handler(kind, rolled_back(handler))

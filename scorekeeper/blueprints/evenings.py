@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
+from pathlib import Path
 
 from flask import (
     Blueprint,
     abort,
+    current_app,
     flash,
     make_response,
     redirect,
@@ -15,7 +17,7 @@ from flask import (
     session,
     url_for,
 )
-from flask_babel import get_locale, gettext
+from flask_babel import get_locale, gettext, to_user_timezone
 from sqlalchemy import select
 from werkzeug.wrappers import Response
 
@@ -24,6 +26,7 @@ from scorekeeper.blueprints.hands import blank_entry, form_context, load_current
 from scorekeeper.extensions import db
 from scorekeeper.forms import (
     SEATS,
+    game_changed_form,
     new_evening_body,
     new_evening_form,
     place_errors,
@@ -31,6 +34,7 @@ from scorekeeper.forms import (
     seating_form,
     settings_body,
     settings_form,
+    typed_seats,
 )
 from scorekeeper.models import Player
 from scorekeeper.redirects import safe_referrer
@@ -64,18 +68,28 @@ def known_players() -> list[str]:
 
 
 def chosen_variant() -> tuple[str, str]:
-    """The game and variant picked on the new-evening page (default: the first one)."""
-    game, _, key = (request.values.get("variant") or "").partition("/")
+    """The game and variant picked on the new-evening page (default: the first one).
+
+    The form's own choice wins over the address's: the game list is part of the form, so
+    the game shown when Start is tapped is the game started.
+    """
+    chosen = request.form.get("variant") or request.args.get("variant") or ""
+    game, _, key = chosen.partition("/")
     if (game, key) in VARIANTS:
         return game, key
     return next(iter(VARIANTS))
+
+
+def local_today() -> date:
+    """Today in the installation's time zone: the evening's date as the table sees it."""
+    return to_user_timezone(datetime.now(UTC)).date()
 
 
 @bp.get("/evenings/new")
 def new() -> str:
     """The new-evening form."""
     variant = get_variant(*chosen_variant())
-    form = new_evening_form(variant, text, today=datetime.now(UTC).date())
+    form = new_evening_form(variant, text, today=local_today())
     return render_template(
         "evenings/new.html", form=form, variant=variant, games=VARIANTS, known=known_players()
     )
@@ -83,9 +97,21 @@ def new() -> str:
 
 @bp.post("/evenings")
 def create() -> Response | tuple[str, int]:
-    """Start an evening from the form."""
-    variant = get_variant(*chosen_variant())
-    form = new_evening_form(variant, text, formdata=request.form)
+    """Start an evening from the form; after another game was chosen in it, first show
+    that game's house rules (the ones on the page were the other game's), names kept."""
+    chosen = chosen_variant()
+    variant = get_variant(*chosen)
+    if request.form.get("shown", "/".join(chosen)) != "/".join(chosen):
+        form = game_changed_form(variant, text, request.form, today=local_today())
+        return render_template(
+            "evenings/new.html",
+            form=form,
+            variant=variant,
+            games=VARIANTS,
+            known=known_players(),
+            changed=True,
+        )
+    form = new_evening_form(variant, text, formdata=request.form, seats=typed_seats(request.form))
     form.validate()
     if form.date.errors:
         form.date.errors = [gettext("Choose a date from the calendar, or leave it empty.")]
@@ -224,3 +250,18 @@ def language(lang: str) -> Response:
     if lang in LANGUAGES:
         session["lang"] = lang
     return redirect(safe_referrer(request.referrer, request.host), 303)
+
+
+@bp.get("/favicon.ico")
+def favicon() -> Response:
+    """The tab's icon, at the address browsers ask for whatever the page names; public,
+    like the static files it is one of. A kilobyte and a half, sent from memory: no file
+    stays open behind the answer."""
+    folder = current_app.static_folder
+    assert folder is not None  # the factory sets it
+    response = Response(
+        (Path(folder) / "favicon.ico").read_bytes(), mimetype="image/vnd.microsoft.icon"
+    )
+    response.cache_control.public = True
+    response.cache_control.max_age = 86400
+    return response

@@ -19,7 +19,7 @@ from flask import (
 from flask_babel import force_locale, gettext
 from werkzeug.wrappers import Response as BaseResponse
 
-from scorekeeper import archive, exports, jsonlimits, operations
+from scorekeeper import archive, exports, jsonlimits, operations, ticks
 from scorekeeper.extensions import db
 from scorekeeper.handforms import hand_form
 from scorekeeper.models import Evening
@@ -102,6 +102,7 @@ def settlement_pdf_bytes(evening: Evening, asked: str | None) -> bytes:
         rule_spec=spec,
         coin=int(Decimal(evening.options.get("coin", "0.01")) * 100),
         rounding=rounding,
+        rows=ticks.payment_rows(result.transfers, ticks.ticks_of(evening))[0],
     )
 
 

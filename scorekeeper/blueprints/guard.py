@@ -1,4 +1,4 @@
-"""The check before every request: PIN, table binding or organiser login (api.md "Access").
+"""The check before every request: PIN, table binding or organiser login (docs/api.md "Access").
 
 One place decides, by the endpoint and its ``evening_id`` or ``tournament_id``, so a new
 page cannot forget it. A tournament table's evening refuses everyone but the device bound
@@ -56,6 +56,7 @@ FIXED_BY_TOURNAMENT = {
 #: Reachable by anyone: unlocking, opening a table by its code, logging in, the projector.
 PUBLIC = {
     "static",
+    "evenings.favicon",
     "access_pages.unlock",
     "access_pages.unlock_form",
     "api.unlock",

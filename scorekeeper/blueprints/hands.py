@@ -38,7 +38,12 @@ from scorekeeper.rules.base import ImplausibleHandError, InvalidInputError, Tabl
 from scorekeeper.rules.rotation import seating_for
 from scorekeeper.rules.variant import Variant
 from scorekeeper.serialize import text
-from scorekeeper.tournament.tables import correction_reason, note_correction, table_for_evening
+from scorekeeper.tournament.tables import (
+    correction_reason,
+    needs_reason,
+    note_correction,
+    table_for_evening,
+)
 from scorekeeper.transactions import retrying
 
 bp = Blueprint("hands", __name__, url_prefix="/evenings/<int:evening_id>/hands")
@@ -336,6 +341,7 @@ def preview(evening_id: int) -> str:
         result=result,
         problems=problems,
         tally=current.variant.keeps_tally,
+        currency=current.evening.options.get("currency", ""),
     )
 
 
@@ -372,9 +378,11 @@ def render_edit(
     warnings: bool = False,
     stale: bool = False,
     status: int = 200,
+    correction_errors: tuple[str, ...] = (),
 ) -> tuple[str, int]:
     """The edit page of one hand with its revision history; ``stale``: the correction
-    typed was made to an older version, shown beside the version stored now."""
+    typed was made to an older version, shown beside the version stored now;
+    ``correction_errors``: what is wrong with the organiser's reason, for its field."""
     page = render_template(
         "hands/edit.html",
         current=operations.view(evening),
@@ -382,6 +390,7 @@ def render_edit(
         form=form,
         warnings=warnings,
         stale=stale,
+        correction_errors=correction_errors,
         **form_context(get_variant(evening.game, evening.variant), hand_table(evening, number)),
     )
     return page, status
@@ -418,6 +427,10 @@ def update(evening_id: int, number: int) -> Response | tuple[str, int]:
     facts.pop("dealer", None)  # a hand's dealer never moves
     version = form.version.data or ""
     facts["version"] = int(version) if version.isdigit() else version
+    if needs_reason(evening, request.form.get("correction")):
+        missing = gettext("Say why this finished table is corrected.")
+        form.form_errors.append(missing)
+        return render_edit(evening, number, form, correction_errors=(missing,), status=422)
     correction = correction_reason(evening, request.form.get("correction"))
 
     def unit() -> Response | tuple[str, int]:
@@ -472,6 +485,9 @@ def void(evening_id: int, number: int) -> Response | tuple[str, int]:
 
     def unit() -> Response:
         evening = load(evening_id)
+        if needs_reason(evening, reason):
+            flash(gettext("Say why this finished table's hand is voided."), "warning")
+            return redirect(url_for("hands.edit", evening_id=evening_id, number=number), 303)
         correction = correction_reason(evening, reason)
         try:
             operations.void_hand(

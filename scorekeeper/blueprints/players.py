@@ -10,34 +10,12 @@ from flask import Blueprint, abort, flash, redirect, render_template, url_for
 from flask_babel import gettext
 from werkzeug.wrappers import Response
 
-from scorekeeper import access, privacy
+from scorekeeper import privacy
+from scorekeeper.blueprints.installation import for_the_installation
 from scorekeeper.extensions import db
 from scorekeeper.models import Player
 
-bp = Blueprint("players", __name__, url_prefix="/players")
-
-
-def may_manage_players() -> bool:
-    """Whether this caller may see every player and anonymise one.
-
-    The one place that decides it, for the pages and for the link on the home page:
-    the laptop serving the app, or whoever gave the installation's PIN
-    (``access.may_manage_installation``).
-    """
-    return access.may_manage_installation()
-
-
-@bp.before_request
-def only_for_those_allowed() -> None:
-    """Refuse the players' pages to a caller who may not manage players."""
-    if not may_manage_players():
-        abort(403)
-
-
-@bp.app_context_processor
-def offer_players() -> dict[str, object]:
-    """Let templates ask whether to show the way to the players page."""
-    return {"may_manage_players": may_manage_players}
+bp = for_the_installation(Blueprint("players", __name__, url_prefix="/players"))
 
 
 def load(player_id: int) -> Player:

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from datetime import datetime
 from decimal import Decimal
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
-from flask_babel import format_time
 from sqlalchemy.exc import IntegrityError
 from werkzeug.wrappers import Response
 
@@ -97,7 +95,6 @@ def render_page(evening: Evening, asked: str | None, problems: list[str] | None 
         coin=int(Decimal(options.get("coin", "0.01")) * 100),
         rounding={p: exact_money(v, currency) for p, v in result.rounding.items()},
         chart=chart(current, result),
-        clock=clock,
         problems=problems or [],
     )
 
@@ -108,8 +105,3 @@ def by_payer(payments: tuple[Payment, ...], order: list[str]) -> list[Payment]:
     return sorted(
         payments, key=lambda p: (rank.get(p.source, len(rank)), rank.get(p.target, len(rank)))
     )
-
-
-def clock(moment: datetime) -> str:
-    """A time of day as the table reads it (the app's configured time zone)."""
-    return str(format_time(moment, "HH:mm"))

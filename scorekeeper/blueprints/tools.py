@@ -15,7 +15,7 @@ KINDS = ("fives", "fours", "threes", "twos", "ones", "cards")
 
 @bp.get("/count")
 def count() -> tuple[str, int]:
-    """Both sides' card points from how many cards of each value they hold (doppen §2)."""
+    """Both sides' card points from how many cards of each value they hold (docs/doppen.md §2)."""
     sides = {
         side: {kind: request.args.get(f"{side}.{kind}", "") for kind in KINDS}
         for side in ("soloist", "opponents")

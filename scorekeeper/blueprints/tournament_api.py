@@ -1,8 +1,8 @@
-"""The JSON API for tournaments, rounds, tables and standings, in the style of api.md.
+"""The JSON API for tournaments, rounds, tables and standings, in the style of docs/api.md.
 
 Organiser endpoints need the organiser's login (``POST .../login`` gives a session cookie
 and a bearer token); a table's device opens its table with the code and then records hands
-through the evening endpoints of api.md. Standings are public, like the projector.
+through the evening endpoints of docs/api.md. Standings are public, like the projector.
 """
 
 from __future__ import annotations

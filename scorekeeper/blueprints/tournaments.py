@@ -19,12 +19,13 @@ from scorekeeper.blueprints.tournament_api import check_password, load, load_rou
 from scorekeeper.extensions import db
 from scorekeeper.forms import place_errors
 from scorekeeper.operations import StaleVersionError
+from scorekeeper.presentation import house_rules
 from scorekeeper.redirects import safe_next
 from scorekeeper.rules import VARIANTS, get_variant
 from scorekeeper.rules.base import InvalidInputError, Message
 from scorekeeper.serialize import text
+from scorekeeper.tournament import logbook, setup
 from scorekeeper.tournament import rounds as rounds_ops
-from scorekeeper.tournament import setup
 from scorekeeper.tournament.forms import EntrantForm, LoginForm, SwapForm, setup_body, setup_form
 from scorekeeper.tournament.models import Tournament, TournamentEvent
 from scorekeeper.tournament.results import round_states, table_states, tournament_standings
@@ -216,7 +217,11 @@ def settings(tournament_id: int) -> str:
     variant = get_variant(tournament.game, tournament.variant)
     form = setup_form(variant, text, current=tournament)
     return render_template(
-        "tournaments/settings.html", tournament=tournament, form=form, variant=variant
+        "tournaments/settings.html",
+        tournament=tournament,
+        form=form,
+        variant=variant,
+        house_rules=house_rules(variant, tournament.options),
     )
 
 
@@ -242,8 +247,13 @@ def update_settings(tournament_id: int) -> Response | tuple[str, int]:
         db.session.commit()
         flash(gettext("The set-up was saved."))
         return redirect(url_for("tournaments.show", tournament_id=tournament_id), 303)
+    tournament = load(tournament_id)
     page = render_template(
-        "tournaments/settings.html", tournament=load(tournament_id), form=form, variant=variant
+        "tournaments/settings.html",
+        tournament=tournament,
+        form=form,
+        variant=variant,
+        house_rules=house_rules(variant, tournament.options),
     )
     return page, 422
 
@@ -398,4 +408,6 @@ def log(tournament_id: int) -> str:
         .where(TournamentEvent.tournament_id == tournament.id)
         .order_by(TournamentEvent.id.desc())
     ).all()
-    return render_template("tournaments/log.html", tournament=tournament, events=events)
+    names = logbook.names_of(tournament)
+    entries = [(e, logbook.describe(e, names)) for e in events]
+    return render_template("tournaments/log.html", tournament=tournament, entries=entries)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, HiddenField, SelectField, StringField
@@ -97,7 +98,11 @@ def place_errors(
         name = next((f for k, f in aliases.items() if key == k or key.startswith(k + ".")), None)
         name = name or key.replace(".", "_")
         if key in by_player:
-            by_player[key].errors = [*by_player[key].errors, *texts]
+            # Named: the same message at several players' fields, or in a list of the
+            # form's errors, must still say whose points to fix.
+            player = by_player[key].label.text
+            named = [gettext("%(player)s: %(problem)s", player=player, problem=t) for t in texts]
+            by_player[key].errors = [*by_player[key].errors, *named]
         elif key == "points" and misere:
             form.misere_errors.extend(texts)
         elif name in form and name not in ("token", "number", "seats", "version"):

@@ -61,7 +61,7 @@ def active(table: Table) -> list[str]:
 
 
 class DoppenHandForm:
-    """Pages' entry of one Doppen hand (doppen §1-§8)."""
+    """Pages' entry of one Doppen hand (docs/doppen.md §1-§8)."""
 
     template = "hands/doppen.html"
     summary_template = "hands/_doppen_summary.html"

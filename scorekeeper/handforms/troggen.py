@@ -45,7 +45,7 @@ RESULTS = [("points", _l("counted")), ("won", _l("won")), ("lost", _l("lost"))]
 
 
 class TroggenHandForm:
-    """Pages' entry of one Troggen hand (troggen §9)."""
+    """Pages' entry of one Troggen hand (docs/troggen.md §9)."""
 
     def __init__(self, variant: Variant) -> None:
         self.variant = variant

@@ -51,7 +51,7 @@ HOLDER_LABELS = {
 
 
 class TrogguHandForm:
-    """Pages' entry of one Troggu hand (troggu §2, §3)."""
+    """Pages' entry of one Troggu hand (docs/troggu.md §2, §3)."""
 
     template = "hands/troggu.html"
     summary_template = "hands/_troggu_summary.html"

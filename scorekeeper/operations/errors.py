@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from scorekeeper.models import (
     Evening,
 )
 from scorekeeper.rules.base import (
     ScorekeeperError,
 )
+
+if TYPE_CHECKING:  # facts.py imports this module
+    from scorekeeper.operations.facts import EveningFacts
 
 
 class StaleVersionError(ScorekeeperError):
@@ -41,7 +46,7 @@ class EveningClosedError(ScorekeeperError):
         self.evening_id = evening_id
 
 
-def ensure_open(evening: Evening, *, correction: str | None = None) -> None:
+def ensure_open(evening: Evening | EveningFacts, *, correction: str | None = None) -> None:
     """Refuse any change to a closed evening, unless it is a correction with its reason.
 
     Only the shell decides who may correct a closed evening (a tournament's organiser).

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from sqlalchemy import select
@@ -155,31 +155,8 @@ def correct_evening(evening: Evening, raw: object, *, source: str) -> Evening:
         errors.raise_if_any(InvalidSettingsError)
     if version != evening.version:
         raise StaleVersionError(evening.version)
-    variant = get_variant(evening.game, evening.variant)
     first = evening.seatings[0]
-    changes: dict[str, Any] = {}
-    for key in ("title", "place"):
-        if key in raw:
-            changes[key] = read_text(raw, key, errors)
-    if "date" in raw:
-        changes["date"] = read_date(raw, errors)
-    if "first_dealer" in raw:
-        changes["first_dealer"] = read_member(
-            raw["first_dealer"], first.names, errors, "first_dealer"
-        )
-    if "options" in raw:
-        given = raw["options"]
-        if not isinstance(given, Mapping):
-            errors.add("options", msg("Options must be an object."))
-        else:
-            try:
-                changes["options"] = parse_options(
-                    variant.option_specs, {**evening.options, **given}
-                )
-            except InvalidSettingsError as error:
-                for field, messages in error.errors.items():
-                    for message in messages:
-                        errors.add(field, message)
+    changes = read_setting_changes(evening, raw, first.names, errors)
     errors.raise_if_any(InvalidSettingsError)
     for key in ("title", "place", "date", "options"):
         if key in changes:
@@ -189,6 +166,34 @@ def correct_evening(evening: Evening, raw: object, *, source: str) -> Evening:
     checked_view(evening)  # refuse options under which a stored hand would not fit
     add_revision(evening, source=source)
     return evening
+
+
+def read_setting_changes(
+    evening: Evening, raw: Mapping[str, Any], names: Sequence[str], errors: ErrorCollector
+) -> dict[str, Any]:
+    """The settings a correction changes, read and checked; problems go to ``errors``.
+    Options are checked merged with the evening's, as they will be stored."""
+    changes: dict[str, Any] = {}
+    for key in ("title", "place"):
+        if key in raw:
+            changes[key] = read_text(raw, key, errors)
+    if "date" in raw:
+        changes["date"] = read_date(raw, errors)
+    if "first_dealer" in raw:
+        changes["first_dealer"] = read_member(raw["first_dealer"], names, errors, "first_dealer")
+    if "options" in raw:
+        given = raw["options"]
+        if not isinstance(given, Mapping):
+            errors.add("options", msg("Options must be an object."))
+            return changes
+        variant = get_variant(evening.game, evening.variant)
+        try:
+            changes["options"] = parse_options(variant.option_specs, {**evening.options, **given})
+        except InvalidSettingsError as error:
+            for field, messages in error.errors.items():
+                for message in messages:
+                    errors.add(field, message)
+    return changes
 
 
 def read_end_rule(current: EveningView, value: str | None) -> str | None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from typing import Any, overload
 
 from sqlalchemy import Connection, bindparam, insert, literal
 
@@ -289,8 +290,17 @@ def hands_left(evening: Evening | EveningFacts) -> int | None:
     return max(evening.hands_due - played, 0)
 
 
+@overload
+def find_hand(evening: Evening, number: int) -> Hand: ...
+
+
+@overload
+def find_hand(evening: EveningFacts, number: int) -> HandFact: ...
+
+
 def find_hand(evening: Evening | EveningFacts, number: int) -> Hand | HandFact:
-    """The evening's hand with that number."""
+    """The evening's hand with that number: a stored row of a loaded evening, or the
+    facts of one read on the driver's cursor."""
     hands = evening.hands
     if 0 < number <= len(hands) and hands[number - 1].number == number:
         return hands[number - 1]  # numbered from 1 without gaps, as recorded
@@ -337,17 +347,7 @@ def replace_hand(
     hand_input = check_hand(evening, facts, table, confirm=bool(shell.get("confirm")))
     stored = hand_input.to_json()
     checked = checked_view(evening, ledger_mod.HandRecord(number, table, stored))
-    keep_first_version(hand)
-    hand.input = stored
-    hand.void_reason = None
-    hand.version += 1
-    hand.updated_at = utcnow()
-    db.session.add(
-        HandRevision(
-            hand=hand, version=hand.version, input=stored, source=source, reason=correction
-        )
-    )
-    db.session.flush()
+    revise(hand, stored, None, source=source, correction=correction)
     return hand, checked
 
 
@@ -378,19 +378,34 @@ def void_hand(
     seatings = seating_facts(evening)
     table = Table(seating_for(seatings, number).players, hand.dealer.name)
     checked = checked_view(evening, ledger_mod.HandRecord(number, table, hand.input, void=True))
+    revise(hand, hand.input, reason.strip(), source=source, correction=correction)
+    return hand, checked
+
+
+def revise(
+    hand: Hand,
+    stored: dict[str, Any],
+    void_reason: str | None,
+    *,
+    source: str,
+    correction: str | None,
+) -> None:
+    """Give ``hand`` its next version, with ``stored`` facts (voided for ``void_reason``),
+    and keep that version as a revision; the version before is kept first if it was
+    never stored apart (a hand as recorded is its row alone)."""
     keep_first_version(hand)
-    hand.void_reason = reason.strip()
+    hand.input = stored
+    hand.void_reason = void_reason
     hand.version += 1
     hand.updated_at = utcnow()
     db.session.add(
         HandRevision(
             hand=hand,
             version=hand.version,
-            input=hand.input,
-            void_reason=hand.void_reason,
+            input=stored,
+            void_reason=void_reason,
             source=source,
             reason=correction,
         )
     )
     db.session.flush()
-    return hand, checked

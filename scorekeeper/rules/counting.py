@@ -1,4 +1,4 @@
-"""Counting card points in 3er-Lagen, as Doppen of Kirchberg am Wechsel does (doppen.md §2).
+"""Counting card points in 3er-Lagen, as Doppen of Kirchberg am Wechsel does (docs/doppen.md §2).
 
 The 54 cards of an Austrian tarock pack are worth 5 (I, XXI, Sküs and the four kings), 4
 (queens), 3 (cavalls), 2 (jacks) or 1 (every other card). A pile is counted in groups of
@@ -25,7 +25,7 @@ PACK = {"fives": 7, "fours": 4, "threes": 4, "twos": 4, "ones": 35}
 #: What a card of each kind is worth.
 VALUES = {"fives": 5, "fours": 4, "threes": 3, "twos": 2, "ones": 1}
 PACK_CARDS = 54
-#: Card points of both sides together (doppen §2).
+#: Card points of both sides together (docs/doppen.md §2).
 TOTAL_POINTS = 70
 
 
@@ -60,13 +60,13 @@ class CardCount:
 
     @property
     def points(self) -> int:
-        """Card points counted in groups of three (doppen §2)."""
+        """Card points counted in groups of three (docs/doppen.md §2)."""
         n = self.cards
         return self.raw - 2 * (n // 3) - (1 if n % 3 else 0)
 
 
 def count_points(*, fives: int, fours: int, threes: int, twos: int, ones: int, cards: int) -> int:
-    """One side's card points from how many cards of each value it has (doppen §2).
+    """One side's card points from how many cards of each value it has (docs/doppen.md §2).
 
     ``cards`` is the number of cards the side counted; it must match the values given.
     Raises ``InvalidHandError`` naming each field that cannot be right.

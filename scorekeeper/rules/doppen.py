@@ -1,4 +1,4 @@
-"""Doppen as played in Kirchberg am Wechsel, Lower Austria (seed 001; our reading doppen.md).
+"""Doppen as played in Kirchberg am Wechsel, Lower Austria (seed 001; our reading docs/doppen.md).
 
 Three-player tarock: the highest bidder, the soloist, plays alone against the other two; at
 a table of four the dealer sits out and pays or receives as an opponent (§1). The contract
@@ -14,7 +14,7 @@ when empty, half the base when everybody passes and for a revoke, won by an anno
 Pagat, doubled by a lost one. Each hand's R also goes into the soloist's column of the
 Aufschreibsystem (§10); for a fixed table, j owes i ``S_i - S_j`` points at the end.
 
-What the shell uses (the hand body is api.md's, parsed by ``parse_hand``, see
+What the shell uses (the hand body is docs/api.md's, parsed by ``parse_hand``, see
 ``rules/doppen_hand.py``):
 
 * per hand (``ledger.HandResult``): ``deltas`` in points; ``money_deltas`` the cents that
@@ -129,7 +129,7 @@ def trick_item(
     """Pagat or Uhu, silent or announced, won or lost, to the side that earned it (§5)."""
     pf = PREMIUM_FACTOR[hand.contract]
     if announcer is not None:
-        # An announced premium that did not happen is lost (api.md).
+        # An announced premium that did not happen is lost (docs/api.md).
         won = played is not None and played.result is Result.WON
         if won:
             label = msg("{premium} announced and won", premium=name)
@@ -234,7 +234,7 @@ class Doppen(Variant):
     def parse_hand(
         self, raw: Mapping[str, object], table: Table, options: Options
     ) -> GameHand | PassHand:
-        """Validate a hand's facts (api.md's Doppen body); every problem is named at once."""
+        """Validate a hand's facts (docs/api.md's Doppen body); every problem is named at once."""
         return parse_doppen_hand(raw, table)
 
     def warnings(

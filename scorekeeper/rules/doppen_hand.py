@@ -1,4 +1,4 @@
-"""The facts of a Doppen hand (seed 001; doppen.md) and how they are read from api.md's body.
+"""The facts of a Doppen hand (seed 001, docs/doppen.md) as read from docs/api.md's body.
 
 A played hand names the contract, the soloist, the soloist's card points (left out with a
 Valat), the doublings per component, what was announced, who played trump I in the last
@@ -22,7 +22,7 @@ from scorekeeper.rules.parsing import find_player, read_choice, read_int, reject
 
 
 class Contract(StrEnum):
-    """The bids, lowest first (doppen §3), and the hand everybody passed."""
+    """The bids, lowest first (docs/doppen.md §3), and the hand everybody passed."""
 
     DREIER = "dreier"
     UNTERER = "unterer"
@@ -47,12 +47,12 @@ class Side(StrEnum):
 
 
 class PenaltyKind(StrEnum):
-    """What a player is fined for: half the Kasse base (doppen §8)."""
+    """What a player is fined for: half the Kasse base (docs/doppen.md §8)."""
 
     REVOKE = "revoke"
 
 
-#: Game factor GF (game and Valat) and premium factor PF (the other premiums), doppen §3.
+#: Game factor GF (game and Valat) and premium factor PF (the other premiums), docs/doppen.md §3.
 GAME_FACTOR = {
     Contract.DREIER: 1,
     Contract.UNTERER: 2,
@@ -162,7 +162,7 @@ class Penalty:
 
 @dataclass(frozen=True, slots=True)
 class GameHand:
-    """A hand that was played: everything the table says at its end (doppen §4-§8)."""
+    """A hand that was played: everything the table says at its end (docs/doppen.md §4-§8)."""
 
     contract: Contract
     soloist: str
@@ -206,7 +206,7 @@ class GameHand:
 
 @dataclass(frozen=True, slots=True)
 class PassHand:
-    """Everybody passed: the cards are thrown in (doppen §1)."""
+    """Everybody passed: the cards are thrown in (docs/doppen.md §1)."""
 
     penalties: tuple[Penalty, ...] = ()
 
@@ -221,7 +221,7 @@ def sitting_out(table: Table) -> str | None:
 
 
 def parse_doppen_hand(raw: Mapping[str, object], table: Table) -> GameHand | PassHand:
-    """Read a Doppen hand body (api.md); raise ``InvalidHandError`` naming every problem.
+    """Read a Doppen hand body (docs/api.md); raise ``InvalidHandError`` naming every problem.
 
     >>> table = Table(("Anne", "Bert", "Clara"), dealer="Clara")
     >>> parse_doppen_hand({"contract": "dreier", "soloist": "anne", "points": 41}, table).soloist

@@ -1,6 +1,6 @@
 """Troggu as Eisten-Stalden plays it (Georg Burgener, Swiss Jassverzeichnis): Striche, no money.
 
-Seed 002, read in ``troggu.md`` §3. 3 to 8 players; the teams depend on the table size
+Seed 002, read in ``docs/troggu.md`` §3. 3 to 8 players; the teams depend on the table size
 (``TEAM_RULES``). A side with at least 58 of the 114 card points wins and every member of
 the winning side gets one Strich; 57 : 57 gives nothing. Whoever has the most Striche at the
 end is the Tagessieger, shared on a tie (``leaders``).
@@ -42,10 +42,10 @@ from scorekeeper.rules.parsing import find_player, read_choice, read_int, reject
 from scorekeeper.rules.troggu_scoring import TIE, TO_WIN, TOTAL_POINTS
 from scorekeeper.rules.variant import Options, Variant
 
-#: Table sizes at which the dealer always plays on the declaring side (troggu §3, "Teams":
+#: Table sizes at which the dealer always plays on the declaring side (docs/troggu.md §3, "Teams":
 #: at 4 he calls a king, at 6 he plays with the holders of XXI and I).
 DEALER_DECLARES = (4, 6)
-#: How many players the declaring side may have, per table size (troggu §3).
+#: How many players the declaring side may have, per table size (docs/troggu.md §3).
 TEAM_SIZES: dict[int, tuple[int, ...]] = {
     3: (1,),
     4: (2,),
@@ -79,7 +79,7 @@ class Holder(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class TeamRule:
-    """How the declaring side is formed at one table size (troggu §3, "Teams")."""
+    """How the declaring side is formed at one table size (docs/troggu.md §3, "Teams")."""
 
     players: int
     name: str
@@ -185,7 +185,7 @@ def suggest_team(table: Table, holders: Holders) -> tuple[str, ...]:
 
 
 def leaders(tally: Mapping[str, int]) -> tuple[str, ...]:
-    """The Tagessieger: whoever has the most Striche, shared on a tie (troggu §3 [R]).
+    """The Tagessieger: whoever has the most Striche, shared on a tie (docs/troggu.md §3 [R]).
 
     Nobody leads before the first Strich is given.
 
@@ -234,7 +234,7 @@ class EistenStalden(Variant):
         return None
 
     def parse_hand(self, raw: Mapping[str, object], table: Table, options: Options) -> TeamHand:
-        """Validate the declaring side and its points (troggu §3); every problem at once.
+        """Validate the declaring side and its points (docs/troggu.md §3); every problem at once.
 
         >>> t = Table(("Anna", "Beat", "Carla", "Dani"), dealer="Anna")
         >>> EISTEN_STALDEN.parse_hand({"team": ["beat", "Anna"], "points": 61}, t, {})
@@ -259,7 +259,7 @@ class EistenStalden(Variant):
     def refusals(
         self, hand: HandInput, table: Table, options: Options
     ) -> dict[str, tuple[Message, ...]]:
-        """A declaring side without the dealer where he always plays on it (troggu §3)."""
+        """A declaring side without the dealer where he always plays on it (docs/troggu.md §3)."""
         assert isinstance(hand, TeamHand)
         if table.size in DEALER_DECLARES and table.dealer not in hand.team:
             return {
@@ -276,9 +276,9 @@ class EistenStalden(Variant):
     def score_hand(
         self, hand: HandInput, table: Table, state: Any, options: Options
     ) -> tuple[HandScore, None]:
-        """One Strich for each member of the winning side; none at 57 : 57 (troggu §3).
+        """One Strich for each member of the winning side; none at 57 : 57 (docs/troggu.md §3).
 
-        T11 of troggu.md, hand 3: Carla and Anna lose 40 : 74.
+        T11 of docs/troggu.md, hand 3: Carla and Anna lose 40 : 74.
 
         >>> t = Table(("Anna", "Beat", "Carla", "Dani"), dealer="Carla")
         >>> EISTEN_STALDEN.score_hand(TeamHand(("Anna", "Carla"), 40), t, None, {})[0].tally

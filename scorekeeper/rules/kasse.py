@@ -1,4 +1,4 @@
-"""Doppen's Pagatkasse as the Kirchberg paper sheet keeps it (seed 001; doppen.md §8).
+"""Doppen's Pagatkasse as the Kirchberg paper sheet keeps it (seed 001; docs/doppen.md §8).
 
 The Kasse is kept as notes, not money. The Kasse column holds a common amount noted for
 every seated player alike (the refill ``b`` when it is empty, ``b/2`` when everybody
@@ -71,7 +71,7 @@ class Kasse:
     (900, {'Anne': 150, 'Bert': 600, 'Clara': 150})
     """
 
-    #: The Kasse column: what each player is noted for in common (``c`` in doppen §8).
+    #: The Kasse column: what each player is noted for in common (``c`` in docs/doppen.md §8).
     common: tuple[tuple[str, int], ...] = ()
     #: The foot of each player's column: what only they owe (``d_i``).
     individual: tuple[tuple[str, int], ...] = ()
@@ -121,7 +121,7 @@ def note_line(label: Message, amounts: Mapping[str, int]) -> ScoreLine:
 
 def won_line(kasse: Kasse, winner: str, factor: int, label: Message) -> ScoreLine:
     """An announced Pagat wins the Kasse: each player pays the winner ``factor`` times their
-    notes, directly; the winner's own notes cancel (doppen §8, §9).
+    notes, directly; the winner's own notes cancel (docs/doppen.md §8, §9).
 
     >>> k = Kasse((("Anne", 150), ("Bert", 150), ("Clara", 150)), (("Bert", 450),))
     >>> won_line(k, "Anne", 1, msg("Kasse won")).amounts()

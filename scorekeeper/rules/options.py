@@ -1,4 +1,4 @@
-"""House rules as explicit, validated options (api.md "Options").
+"""House rules as explicit, validated options (docs/api.md "Options").
 
 Every option is a string in storage and JSON (money is a decimal string, never a float);
 each variant lists the options it understands, with defaults, and anything else is refused.

@@ -1,4 +1,4 @@
-"""Who sits where and who deals next, as the table changes over an evening (troggen §9).
+"""Who sits where and who deals next, as the table changes over an evening (docs/troggen.md §9).
 
 The deal passes to the right, which in counter-clockwise playing order is the next player.
 A hand's dealer is stored with it and never moves; only the proposal for the next hand is

@@ -1,6 +1,6 @@
 """Troggen as the Historisches Museum Blumenstein, Solothurn, defined it in 2015.
 
-Seed 000 and our reading of it, ``troggen.md``: 4 to 6 players, four contracts with stakes
+Seed 000 and our reading of it, ``docs/troggen.md``: 4 to 6 players, four contracts with stakes
 into a pot that the next winning Bieterin takes (sharing it with her partner at 5-6
 players), Pagat or King in the last trick paid directly, and the Misère when all pass.
 Amounts are jetons.
@@ -40,7 +40,7 @@ from scorekeeper.rules.variant import Options, Variant
 
 
 class Contract(StrEnum):
-    """The bids, lowest first (troggen §3), and the Misère when everybody passes (§7)."""
+    """The bids, lowest first (docs/troggen.md §3), and the Misère when everybody passes (§7)."""
 
     EINFACH = "einfach"
     DOPPELT = "doppelt"
@@ -50,7 +50,7 @@ class Contract(StrEnum):
 
 
 class LastTrick(StrEnum):
-    """What the Bieterin's own Pagat or King did in the last trick (troggen §6, §9)."""
+    """What the Bieterin's own Pagat or King did in the last trick (docs/troggen.md §6, §9)."""
 
     NONE = "none"
     PAGAT_WON = "pagat_won"
@@ -59,9 +59,9 @@ class LastTrick(StrEnum):
     KING_LOST = "king_lost"
 
 
-#: Stake multiplier s per contract (troggen §3): the Bieterin stakes s per other player.
+#: Stake multiplier s per contract (docs/troggen.md §3): the Bieterin stakes s per other player.
 MULTIPLIER = {Contract.EINFACH: 1, Contract.DOPPELT: 2, Contract.OHNE: 4, Contract.GEGEN: 6}
-#: Card points 52 plus one per trick (troggen §2).
+#: Card points 52 plus one per trick (docs/troggen.md §2).
 TOTAL_POINTS = {4: 70, 5: 67, 6: 64}
 #: The most card points the unused talon can hold in a Misère (6 or 3 cards of 4 points).
 MAX_TALON_POINTS = {4: 24, 5: 12, 6: 24}
@@ -82,7 +82,7 @@ _LAST_TRICK_LABELS = {
 
 @dataclass(frozen=True, slots=True)
 class BidHand:
-    """A hand with a Bieterin: what the table says at its end (troggen §9)."""
+    """A hand with a Bieterin: what the table says at its end (docs/troggen.md §9)."""
 
     contract: Contract
     bidder: str
@@ -222,7 +222,7 @@ class Troggen(Variant):
     def parse_hand(
         self, raw: Mapping[str, object], table: Table, options: Options
     ) -> BidHand | MisereHand:
-        """Validate a hand's facts (troggen §9); every problem is named at once."""
+        """Validate a hand's facts (docs/troggen.md §9); every problem is named at once."""
         errors = ErrorCollector()
         contract = read_choice(raw, "contract", Contract, errors)
         if contract is None:
@@ -317,7 +317,7 @@ class Troggen(Variant):
         if raw.get("talon_points") is not None:
             talon = read_int(raw, "talon_points", errors, low=0, high=most_in_talon)
         if not errors:
-            # One point either way for the Excuse (troggen §2).
+            # One point either way for the Excuse (docs/troggen.md §2).
             check_sum(points, errors, low=total - most_in_talon - 1, high=total + 1)
         errors.raise_if_any(InvalidHandError)
         return MisereHand(tuple((p, points[p]) for p in table.players), talon)
@@ -343,7 +343,7 @@ class Troggen(Variant):
         }
 
     def warnings(self, hand: Any, table: Table, options: Options) -> dict[str, tuple[Message, ...]]:
-        """A Misère whose points do not match the talon's card points (troggen §9)."""
+        """A Misère whose points do not match the talon's card points (docs/troggen.md §9)."""
         if isinstance(hand, MisereHand) and hand.talon_points is not None:
             expected = TOTAL_POINTS[table.size] - hand.talon_points
             got = sum(p for _, p in hand.points)
@@ -351,10 +351,12 @@ class Troggen(Variant):
                 return {
                     "points": (
                         msg(
-                            "The points add up to {sum}, but with {talon} in the talon they "
-                            "should add up to {expected}. Please check the count.",
+                            "The players' points add up to {sum}; the talon holds {talon} of "
+                            "the {total} points, so they should add up to {expected}. Please "
+                            "check the count.",
                             sum=got,
                             talon=hand.talon_points,
+                            total=TOTAL_POINTS[table.size],
                             expected=expected,
                         ),
                     )
@@ -366,7 +368,7 @@ class Troggen(Variant):
     def score_hand(
         self, hand: Any, table: Table, state: Any, options: Options
     ) -> tuple[HandScore, PotState]:
-        """Payments of one hand and the pot after it (troggen §3-§7)."""
+        """Payments of one hand and the pot after it (docs/troggen.md §3-§7)."""
         if isinstance(hand, MisereHand):
             return self._score_misere(hand, state)
         return self._score_bid(hand, table, state, options)
@@ -445,7 +447,7 @@ class Troggen(Variant):
     def close_evening(
         self, state: Any, table: Table, options: Options, *, rule: str | None = None
     ) -> tuple[ScoreLine, ...]:
-        """Split, refund or carry what is left in the pot (troggen §8)."""
+        """Split, refund or carry what is left in the pot (docs/troggen.md §8)."""
         rule = rule or options["end_pot"]
         if state.pot == 0 or rule == "carry":
             return ()

@@ -1,7 +1,7 @@
 """Troggu, the tarock of the Upper Valais, played for money: Visp, St. Niklaus, Grächen, flat.
 
 Seeds 003 (English description, flat stake) and 004 (Visp rules with the St. Niklaus and
-Grächen variants), read in ``troggu.md`` §1, §2 and §2b. 62 cards with 114 card points; a
+Grächen variants), read in ``docs/troggu.md`` §1, §2 and §2b. 62 cards with 114 card points; a
 side wins with 58, and 57 : 57 pays nothing. Three contracts:
 
 * **normal**: the Tappist takes the Tapp and plays against all others; with 7-8 players he
@@ -107,7 +107,7 @@ class Troggu(Variant):
     def parse_hand(
         self, raw: Mapping[str, object], table: Table, options: Options
     ) -> GameHand | MisereHand:
-        """Validate a hand's facts (troggu §2); every problem is named at once.
+        """Validate a hand's facts (docs/troggu.md §2); every problem is named at once.
 
         >>> t = Table(("Anna", "Beat", "Carla", "Dani"), dealer="Dani")
         >>> TROGGU_VISP.parse_hand({"contract": "normal", "declarer": "anna", "points": 62},
@@ -237,7 +237,7 @@ class Troggu(Variant):
         self, hand: HandInput, table: Table, options: Options
     ) -> dict[str, tuple[Message, ...]]:
         """Points no side can hold when neither took every trick: each side took a trick, a
-        card from every player worth at least 1 point (troggu §1), and the declaring side
+        card from every player worth at least 1 point (docs/troggu.md §1), and the declaring side
         also keeps the Tapp or the discard (§2)."""
         if not isinstance(hand, GameHand) or hand.all_tricks is not None:
             return {}
@@ -303,7 +303,7 @@ class Troggu(Variant):
     def warnings(
         self, hand: HandInput, table: Table, options: Options
     ) -> dict[str, tuple[Message, ...]]:
-        """A Misère whose points do not add up to 114 less the given Tapp (troggu §2)."""
+        """A Misère whose points do not add up to 114 less the given Tapp (docs/troggu.md §2)."""
         if not isinstance(hand, MisereHand) or hand.tapp_points is None:
             return {}
         expected = TOTAL_POINTS - hand.tapp_points
@@ -327,7 +327,7 @@ class Troggu(Variant):
     def score_hand(
         self, hand: HandInput, table: Table, state: Any, options: Options
     ) -> tuple[HandScore, None]:
-        """Payments of one hand in base amounts (troggu §2, §2b); T1 of troggu.md:
+        """Payments of one hand in base amounts (docs/troggu.md §2, §2b); T1 of docs/troggu.md:
 
         >>> t = Table(("Anna", "Beat", "Carla", "Dani"), dealer="Dani")
         >>> hand = GameHand(Contract.NORMAL, "Anna", None, 62)

@@ -1,4 +1,4 @@
-"""Troggu's payments: the regions, the payment scale and who pays whom (troggu §1, §2, §2b).
+"""Troggu's payments: the regions, the payment scale and who pays whom (docs/troggu.md §1, §2, §2b).
 
 Seeds 003 (English description, flat stake) and 004 (Visp with the St. Niklaus and Grächen
 variants). A region is a frozen ``Region``; the facts of a hand are a ``GameHand`` (normal
@@ -24,24 +24,24 @@ from scorekeeper.rules.base import (
     receives,
 )
 
-#: Card points in the deck (troggu §1).
+#: Card points in the deck (docs/troggu.md §1).
 TOTAL_POINTS = 114
-#: A side with at least this many card points wins; 57 : 57 is a tie (troggu §1).
+#: A side with at least this many card points wins; 57 : 57 is a tie (docs/troggu.md §1).
 TO_WIN = 58
 TIE = 57
 #: From this many players on the Tappist may call a partner, and a Misère needs the Fool
-#: and trump I in the Tapp (troggu §2).
+#: and trump I in the Tapp (docs/troggu.md §2).
 BIG_TABLE = 7
-#: The partner receives or pays twice what one opponent does (troggu §2).
+#: The partner receives or pays twice what one opponent does (docs/troggu.md §2).
 PARTNER_SHARE = 2
-#: Every card is worth 1 to 5 points; the Fool and trump I are worth 5 each (troggu §1).
+#: Every card is worth 1 to 5 points; the Fool and trump I are worth 5 each (docs/troggu.md §1).
 LEAST_PER_CARD = 1
 MOST_PER_CARD = 5
 FOOL_AND_I = 2
 
 
 class Contract(StrEnum):
-    """What the bidding ended in (troggu §2)."""
+    """What the bidding ended in (docs/troggu.md §2)."""
 
     NORMAL = "normal"
     SOLO = "solo"
@@ -64,7 +64,7 @@ class MisereRule(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Region:
-    """What a region's Troggu decides for the score (troggu "Variants at a glance").
+    """What a region's Troggu decides for the score (docs/troggu.md "Variants at a glance").
 
     ``double_at``: the losers pay double with at most this many points; None is the flat
     stake (no scale, no triple, no doubled Solo). ``tapp``: the Tapp's cards per table size.
@@ -90,9 +90,9 @@ class Region:
         return self.double_at is not None
 
 
-#: Visp, St. Niklaus and the flat stake: 3p 8, 4p 10, 5p 7, 6p 8, 7-8p 6 cards (troggu §1).
+#: Visp, St. Niklaus and the flat stake: 3p 8, 4p 10, 5p 7, 6p 8, 7-8p 6 cards (docs/troggu.md §1).
 STANDARD_TAPP = ((3, 8), (4, 10), (5, 7), (6, 8), (7, 6), (8, 6))
-#: Grächen deals 7 + Tapp + 7 at four players, so 6 cards (troggu §2).
+#: Grächen deals 7 + Tapp + 7 at four players, so 6 cards (docs/troggu.md §2).
 GRAECHEN_TAPP = ((3, 8), (4, 6), (5, 7), (6, 8), (7, 6), (8, 6))
 
 VISP = Region(
@@ -182,7 +182,7 @@ class MisereHand:
 
 
 def multiplier(region: Region, *, losers: int, all_tricks: bool, solo: bool) -> int:
-    """How many base amounts each opponent pays or receives (troggu §2 payment scale).
+    """How many base amounts each opponent pays or receives (docs/troggu.md §2 payment scale).
 
     Every trick taken pays triple before the points are looked at; otherwise the losing
     side's points decide between double and single; a Solo doubles. The flat stake is 1.
@@ -247,7 +247,7 @@ def game_label(region: Region, *, won: bool, solo: bool, losers: int, every_tric
 
 
 def score_game(hand: GameHand, table: Table, region: Region) -> HandScore:
-    """Payments of a normal game or Solo, in base amounts (troggu §2 "Who pays whom").
+    """Payments of a normal game or Solo, in base amounts (docs/troggu.md §2 "Who pays whom").
 
     Each opponent pays the declarer u, or receives u from him. With a partner (7-8 players)
     the Tappist passes 2u on to the partner, or the partner pays him 2u: each opponent u,
@@ -282,7 +282,7 @@ def score_misere(hand: MisereHand, rule: MisereRule) -> HandScore:
     """The most points pays B to each other player, or the fewest receives B from each.
 
     Tied players neither pay nor receive between themselves; if all tie, nobody pays
-    (troggu §2 [R]). T10 of troggu.md:
+    (docs/troggu.md §2 [R]). T10 of docs/troggu.md:
 
     >>> hand = MisereHand((("A", 30), ("B", 22), ("C", 30), ("D", 20), ("E", 5)))
     >>> score_misere(hand, MisereRule.MOST_PAYS).amounts()

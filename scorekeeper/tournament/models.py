@@ -2,7 +2,7 @@
 
 A table of a round is an ordinary evening (``Evening``) linked here; its hands are stored
 and replayed like any other evening's. Standings are never stored: they are computed from
-the tables' hands (tournaments.md, "Standings").
+the tables' hands (docs/tournaments.md, "Standings").
 """
 
 from __future__ import annotations

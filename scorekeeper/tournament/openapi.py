@@ -5,6 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 from scorekeeper.standings import SCORINGS
+from scorekeeper.tournament.setup import (
+    MAX_DEALS,
+    MAX_ROUNDS,
+    MAX_START_NUMBER,
+    NAME_OF_TOURNAMENT_LENGTH,
+    PASSWORD_LENGTH,
+)
+from scorekeeper.validation import NAME_LENGTH, TEXT_LENGTH
 
 
 def _json(schema: dict[str, Any], description: str) -> dict[str, Any]:
@@ -24,6 +32,30 @@ ERRORS = {
     "422": _json(OBJECT, "Impossible input, a message per field."),
     "429": _json(OBJECT, "Too many wrong passwords or codes from this address: wait."),
 }
+#: No NUL character anywhere; not blank: something besides spaces (docs/limits.md).
+NO_NUL = r"^[^\x00]*$"
+NOT_BLANK = {"type": "string", "minLength": 1, "pattern": r"^[^\x00]*[^\s\x00][^\x00]*$"}
+TEXT = {"type": "string", "maxLength": TEXT_LENGTH, "pattern": NO_NUL}
+
+
+def across_fields(rules: str) -> dict[str, Any]:
+    """A ``422`` for rules that span fields or depend on what is stored (see
+    ``scorekeeper.openapi.across_fields``)."""
+    return {
+        **_json(OBJECT, f"Rules that span fields or depend on what is stored: {rules}"),
+        "x-across-fields": True,
+    }
+
+
+SETUP_RULES = (
+    "the variant belongs to the game, the options and their values are the game's own, "
+    "and the scoring rule fits the game."
+)
+NAME_RULES = (
+    "a name's case-folded form is at most 80 characters, and the tournament has room for "
+    "another player."
+)
+
 TOURNAMENT_ID = {
     "name": "tournament_id",
     "in": "path",
@@ -41,12 +73,19 @@ CODE = {
 
 
 def _post(
-    summary: str, body: dict[str, Any] | None, answer: str, status: str = "200"
+    summary: str,
+    body: dict[str, Any] | None,
+    answer: str,
+    status: str = "200",
+    *,
+    rules: str | None = None,
 ) -> dict[str, Any]:
-    operation: dict[str, Any] = {
-        "summary": summary,
-        "responses": {status: _json(OBJECT, answer), **ERRORS},
-    }
+    """An operation with a body; ``rules``: what a body fitting its schema must also
+    fit (its ``422``, see ``across_fields``)."""
+    responses = {status: _json(OBJECT, answer), **ERRORS}
+    if rules is not None:
+        responses["422"] = across_fields(rules)
+    operation: dict[str, Any] = {"summary": summary, "responses": responses}
     if body is not None:
         operation["requestBody"] = _body(body)
     return operation
@@ -65,17 +104,22 @@ def paths(games: list[str], variants: list[str]) -> dict[str, Any]:
         "type": "object",
         "additionalProperties": False,
         "properties": {
-            "name": {"type": "string", "maxLength": 200},
-            "place": {"type": "string", "maxLength": 200},
+            "name": {**NOT_BLANK, "maxLength": NAME_OF_TOURNAMENT_LENGTH},
+            "place": TEXT,
             "date": {"type": "string", "format": "date"},
             "game": {"enum": games},
             "variant": {"enum": variants},
             "options": {"type": "object", "additionalProperties": {"type": "string"}},
-            "rounds": whole_number(minimum=1),
-            "deals_per_player": whole_number(minimum=1),
+            "rounds": whole_number(minimum=1, maximum=MAX_ROUNDS),
+            "deals_per_player": whole_number(minimum=1, maximum=MAX_DEALS),
             "scoring": {"enum": list(SCORINGS)},
             "language": {"enum": ["de", "en"]},
-            "password": {"type": "string", "minLength": 6},
+            "password": {
+                "type": "string",
+                "minLength": PASSWORD_LENGTH,
+                "maxLength": TEXT_LENGTH,
+                "pattern": NO_NUL,
+            },
             "version": {"type": "integer"},
         },
     }
@@ -83,10 +127,13 @@ def paths(games: list[str], variants: list[str]) -> dict[str, Any]:
         "type": "object",
         "additionalProperties": False,
         "properties": {
-            "name": {"type": "string", "maxLength": 80},
-            "club": {"type": "string", "maxLength": 200},
+            "name": {**NOT_BLANK, "maxLength": NAME_LENGTH},
+            "club": TEXT,
             "number": {
-                "anyOf": [*whole_number(minimum=1)["anyOf"], {"type": "null"}],
+                "anyOf": [
+                    *whole_number(minimum=1, maximum=MAX_START_NUMBER)["anyOf"],
+                    {"type": "null"},
+                ],
                 "description": "Left out or null: the next free start number.",
             },
             "present": {"type": "boolean"},
@@ -114,6 +161,7 @@ def paths(games: list[str], variants: list[str]) -> dict[str, Any]:
                 {**setup, "required": ["name", "game", "rounds", "deals_per_player", "password"]},
                 "The tournament and a token.",
                 "201",
+                rules=SETUP_RULES,
             ),
         },
         f"{base}/login": {
@@ -127,7 +175,10 @@ def paths(games: list[str], variants: list[str]) -> dict[str, Any]:
                 "responses": {"200": _json(OBJECT, "The tournament."), **ERRORS},
             },
             "patch": _post(
-                "Change the set-up (frozen once a round has started)", setup, "The tournament."
+                "Change the set-up (frozen once a round has started)",
+                {**setup, "required": ["version"]},
+                "The tournament.",
+                rules=SETUP_RULES,
             ),
         },
         f"{base}/entrants": {
@@ -136,12 +187,21 @@ def paths(games: list[str], variants: list[str]) -> dict[str, Any]:
                 "summary": "Every registered player",
                 "responses": {"200": _json(OBJECT, "The players."), **ERRORS},
             },
-            "post": _post("Register a player", entrant, "The player with a start number.", "201"),
+            "post": _post(
+                "Register a player",
+                {**entrant, "required": ["name"]},
+                "The player with a start number.",
+                "201",
+                rules=NAME_RULES,
+            ),
         },
         f"{base}/entrants/{{number}}": {
             "parameters": [TOURNAMENT_ID, START_NUMBER],
             "patch": _post(
-                "Check in or out, drop out or return, correct a name", entrant, "The player."
+                "Check in or out, drop out or return, correct a name",
+                entrant,
+                "The player.",
+                rules=NAME_RULES,
             ),
         },
         f"{base}/rounds": {
@@ -185,6 +245,7 @@ def paths(games: list[str], variants: list[str]) -> dict[str, Any]:
                 "Close the round (confirm to close unfinished tables)",
                 {"type": "object", "properties": {"confirm": {"type": "boolean"}}},
                 "The round.",
+                rules="a round with unfinished tables closes only with `confirm`.",
             ),
         },
         f"{base}/standings": {

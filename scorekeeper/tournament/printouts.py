@@ -1,6 +1,6 @@
 """What the tournament printouts show, gathered once so the PDF templates only lay it out.
 
-The seating list, table cards, blank sheets, round results and standings (tournaments.md,
+The seating list, table cards, blank sheets, round results and standings (docs/tournaments.md,
 "Printouts") all read the same draw; this module turns it into plain rows: who sits where,
 which seat deals first, the address and QR code a table card carries, and the deals a paper
 sheet expects in rotation.
@@ -170,7 +170,7 @@ class SheetRow:
 
 
 def sheet_rows(table: PrintedTable, due: int) -> list[SheetRow]:
-    """One row per hand due, the deal passing from seat to seat (troggen §9, rotation)."""
+    """One row per hand due, the deal passing from seat to seat (docs/troggen.md §9, rotation)."""
     players = table.players
     return [SheetRow(i + 1, players[i % len(players)]) for i in range(due)]
 

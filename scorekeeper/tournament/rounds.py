@@ -63,7 +63,9 @@ def draw_next(tournament: Tournament) -> Round:
     number = last.number + 1 if last else 1
     if number > tournament.rounds:
         raise RoundStateError(
-            msg("All {n} rounds have been played.", n=tournament.rounds),
+            msg("The only round has been played.")
+            if tournament.rounds == 1
+            else msg("All {n} rounds have been played.", n=tournament.rounds),
         )
     drawn = _draw(tournament, number, secrets.randbits(62))
     round_ = Round(
@@ -96,7 +98,9 @@ def _draw(tournament: Tournament, number: int, seed: int) -> Draw:
     plan = table_plan(get_variant(tournament.game, tournament.variant))
     if len(players) < min(plan.sizes):
         raise RoundStateError(
-            msg(
+            msg("1 player is checked in; a table needs at least {low}.", low=min(plan.sizes))
+            if len(players) == 1
+            else msg(
                 "{n} players are checked in; a table needs at least {low}.",
                 n=len(players),
                 low=min(plan.sizes),

@@ -91,6 +91,16 @@ def correction_reason(evening: Evening, given: object) -> str | None:
     return given.strip()  # checked against its limit where it is stored, never cut
 
 
+def needs_reason(evening: Evening, given: object) -> bool:
+    """Whether the organiser is changing a closed table without saying why: the page then
+    asks for the reason at its field, keeping the correction typed, instead of refusing
+    the change as it refuses the tablets."""
+    if evening.closed_at is None or correction_reason(evening, given) is not None:
+        return False
+    info = table_info(evening)
+    return info is not None and info.organiser
+
+
 def note_correction(evening: Evening, number: int, reason: str) -> None:
     """Keep the organiser's correction of a closed table in the tournament's log."""
     info = table_info(evening)

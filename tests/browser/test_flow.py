@@ -38,10 +38,10 @@ SAY: dict[str, dict[str, str | None]] = {
         "misere_line": "Misère: most points",
         "taken_back": "Hand 1 was taken back. The deal goes back to its dealer.",
         "void": "void",
-        "voided_undo": "voided: undo",
+        "voided_undo": "voided: taken back with Undo",
         "correct_title": "Correct hand 1",
         "corrected": "Hand 1 was corrected.",
-        "corrected_meta": "corrected (version 2)",
+        "corrected_meta": "corrected (version 2, ",
         "thirty": "30 points",
         "voided_reason": "voided: falsch gezählt",
         "void_done": "Hand 2 was voided.",
@@ -66,10 +66,10 @@ SAY: dict[str, dict[str, str | None]] = {
         "misere_line": "Misère: meiste Punkte",
         "taken_back": "Runde 1 wurde rückgängig gemacht. Der gleiche Geber gibt noch einmal.",
         "void": "gestrichen",
-        "voided_undo": "gestrichen: undo",
+        "voided_undo": "gestrichen: mit «Rückgängig» zurückgenommen",
         "correct_title": "Runde 1 korrigieren",
         "corrected": "Runde 1 wurde korrigiert.",
-        "corrected_meta": "korrigiert (Version 2)",
+        "corrected_meta": "korrigiert (Version 2, ",
         "thirty": "30 Punkte",
         "voided_reason": "gestrichen: falsch gezählt",
         "void_done": "Runde 2 wurde gestrichen.",
@@ -230,7 +230,7 @@ def test_undo_takes_the_hand_back_and_the_deal_with_it(
     page.locator("nav.tabs a").nth(1).tap()
     hand = page.locator(".history .hand").first
     expect(hand).to_have_class(re.compile(r"\bvoid\b"))
-    shows(hand.locator("h2 .tag"), say["voided_undo"], pattern=r": undo$")
+    shows(hand.locator("h2 .tag"), say["voided_undo"], pattern=r": \S")
 
 
 def test_correct_a_hand_from_the_history(

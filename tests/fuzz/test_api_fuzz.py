@@ -1,4 +1,4 @@
-"""Fuzzing every JSON API endpoint (issue #8 "Bad input"; api.md: "No request ever produces a
+"""Fuzzing every JSON API endpoint (issue #8 "Bad input"; docs/api.md: "No request ever produces a
 500, and a refused request changes nothing").
 
 Every route under ``/api/v1`` is read from the app's ``url_map`` and gets generated requests
@@ -6,7 +6,7 @@ with each method it allows: bodies of every shape (valid ones, valid ones with o
 changed, any JSON, raw bytes that are not JSON), path values that exist and that cannot,
 and the three callers (organiser, table device, anonymous) or a forged token, sometimes
 with the installation PIN set. Each answer must not be a server error, must be JSON in the
-error shape of api.md when it refuses, and a refusal must leave every table's rows as they
+error shape of docs/api.md when it refuses, and a refusal must leave every table's rows as they
 were, but for ``login_attempt``: wrong passwords, PINs and table codes are counted there on
 purpose, refused or not, so that guessing slows down.
 
@@ -65,7 +65,7 @@ def is_message_map(value: Any) -> bool:
 
 
 def check_api_answer(response: TestResponse, endpoint: str) -> None:
-    """No server error; JSON (or the PDF asked for); refusals in api.md's error shape."""
+    """No server error; JSON (or the PDF asked for); refusals in docs/api.md's error shape."""
     status = response.status_code
     assert status < 500, response.get_data()[:500]
     assert not 300 <= status < 400, f"the API redirected to {response.location}"
@@ -81,7 +81,7 @@ def check_api_answer(response: TestResponse, endpoint: str) -> None:
         assert isinstance(data, dict), data
         assert is_message_map(data.get("warnings")), data
     else:
-        # A stale version answers 409 with the record as it is now (api.md "Hands").
+        # A stale version answers 409 with the record as it is now (docs/api.md "Hands").
         assert status == 409, data
         assert isinstance(data, dict), data
         assert "version" in data, data

@@ -98,7 +98,7 @@ def send(
 
 
 def refused_at(response: TestResponse, *fields: str) -> None:
-    """422 with a message at one of ``fields`` (the API's error shape, README "JSON API")."""
+    """422 with a message at one of ``fields`` (the API's error shape, docs/api.md "Errors")."""
     assert response.status_code == 422, (response.status_code, response.get_data()[:300])
     errors = response.get_json()["errors"]
     assert any(errors.get(f) for f in fields), errors

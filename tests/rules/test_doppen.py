@@ -1,4 +1,4 @@
-"""Doppen scoring against doppen.md: the worked examples, then one table per rule clause.
+"""Doppen scoring against docs/doppen.md: the worked examples, then one table per rule clause.
 
 Test ids cite the example (D1, D2, D5, D10, the seed's Kasse example) or the clause (§4,
 §5...) they check, so a failure points at the sentence of the spec the code no longer
@@ -585,7 +585,7 @@ def test_sitting_out_dealer_refills_and_shares() -> None:
 
 
 def test_end_split_remainder_from_the_next_forehand() -> None:
-    """Cents that do not divide go one each from the next forehand (settlement.md)."""
+    """Cents that do not divide go one each from the next forehand (docs/settlement.md)."""
     facts = game("dreier", "Anne", 41, announced={"pagat": "Anne"}, kontra={"pagat": 3})
     ledger = play(THREE, [facts], kasse_base="0.02")  # K = 6 + 8 * 6 = 54 cents
     lost = play(THREE, [facts, SEED_PASS], kasse_base="0.02")  # + 3: 57 cents, 19 each

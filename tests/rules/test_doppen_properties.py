@@ -1,4 +1,4 @@
-"""Properties of random valid Doppen evenings (settlement.md, "Checks every implementation
+"""Properties of random valid Doppen evenings (docs/settlement.md, "Checks every implementation
 passes"): zero-sum hands, a Kasse that is conserved, a settlement that adds up and follows
 the Aufschreibsystem, and replays that are deterministic.
 
@@ -6,7 +6,7 @@ The strategies build evenings hand by hand as a table records them: 3 or 4 playe
 deal passing on (at four the dealer sits out), now and then a change of seats; every
 contract, Valats silent and announced, Pagat and Uhu silent or announced (won, lost or not
 played), Trull, Könige, Kontra and Re where they are allowed, revokes, and hands that
-everybody passed. Two small oracles, written from doppen.md rather than from the code,
+everybody passed. Two small oracles, written from docs/doppen.md rather than from the code,
 recompute each hand's R and the Kasse notes.
 """
 
@@ -173,7 +173,7 @@ def play(evening: Evening) -> Ledger:
     return replay(DOPPEN, evening.options, evening.records)
 
 
-# -- the oracles, from doppen.md ----------------------------------------------------------
+# -- the oracles, from docs/doppen.md ----------------------------------------------------------
 
 
 def expected_r(facts: Facts) -> int:
@@ -347,7 +347,7 @@ def test_settlement_adds_up(evening: Evening) -> None:
 @given(evenings(fixed=True))
 def test_pairwise_points_follow_the_columns(evening: Evening) -> None:
     """At a table that stayed the same, j owes i S_i - S_j points, and i's net in points is
-    n·S_i - ΣS (doppen §10)."""
+    n·S_i - ΣS (docs/doppen.md §10)."""
     ledger = play(evening)
     columns = DOPPEN.columns(ledger.state)
     players = evening.next_table.players

@@ -12,7 +12,7 @@ from scorekeeper.rules.variant import Variant
 
 
 def test_default_variant_is_the_first_registered() -> None:
-    """An evening may omit the variant: each game has a default (api.md)."""
+    """An evening may omit the variant: each game has a default (docs/api.md)."""
     assert get_variant("troggen") is TROGGEN
     assert get_variant("troggen", None) is TROGGEN
     assert get_variant("troggen", "blumenstein-2015") is TROGGEN
@@ -39,7 +39,7 @@ def test_unknown_keys_are_refused(game: str, variant: str | None, field: str, te
 
 
 def test_unknown_variant_is_a_settings_error_and_a_value_error() -> None:
-    """Rule errors are ValueErrors (style rule 18) and the API maps them to 422."""
+    """Rule errors are ValueErrors (docs/development.md) and the API maps them to 422."""
     assert issubclass(UnknownVariantError, InvalidSettingsError)
     assert issubclass(UnknownVariantError, ValueError)
 
@@ -93,5 +93,5 @@ def test_coin_default_follows_currency() -> None:
 
 @pytest.mark.parametrize(("count", "allowed"), [(3, False), (4, True), (6, True), (7, False)])
 def test_troggen_table_sizes(count: int, allowed: bool) -> None:
-    """Troggen is played by 4, 5 or 6 (troggen §1)."""
+    """Troggen is played by 4, 5 or 6 (docs/troggen.md §1)."""
     assert TROGGEN.allows_players(count) is allowed

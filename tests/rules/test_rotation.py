@@ -1,4 +1,4 @@
-"""Who deals next (troggen §9): the deal passes on in playing order, from the last hand
+"""Who deals next (docs/troggen.md §9): the deal passes on in playing order, from the last hand
 that stands, and survives players joining, leaving and sitting elsewhere."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Troggen scoring against troggen.md: the worked examples, then one table per rule clause.
+"""Troggen scoring against docs/troggen.md: the worked examples, then one table per rule clause.
 
 Test ids cite the example (G1, G2...) or the clause (§3, §5...) they check, so a failure
 points at the sentence of the spec that the code no longer follows.
@@ -164,7 +164,7 @@ def test_worked_example_lines_explain_the_deltas(
 
 
 def test_g1_lines_are_stakes_pot_and_pagat() -> None:
-    """G1 explains itself as stakes, the pot won and the Pagat (troggen §4, §6)."""
+    """G1 explains itself as stakes, the pot won and the Pagat (docs/troggen.md §4, §6)."""
     result = last(FOUR, [G1.facts])
     lines = {line.label.text: line.amounts() for line in result.score.lines}
     assert lines == {

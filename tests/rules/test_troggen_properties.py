@@ -1,4 +1,4 @@
-"""Properties of random valid Troggen evenings (settlement.md, "Checks every implementation
+"""Properties of random valid Troggen evenings (docs/settlement.md, "Checks every implementation
 passes"): conservation, determinism, edits that can be undone, and a settlement that adds up.
 
 The strategies build evenings hand by hand, as a table would record them: 4 to 6 players,
@@ -247,7 +247,7 @@ def test_conservation_after_every_hand(evening: Evening) -> None:
 @PROPERTY
 @given(evenings())
 def test_stakes_bring_two_s_times_n_minus_one(evening: Evening) -> None:
-    """Each bid hand's stakes bring 2·s·(n-1) jetons into the pot (sources.md §4)."""
+    """Each bid hand's stakes bring 2·s·(n-1) jetons into the pot (docs/troggen.md §3)."""
     for result in play(evening).hands:
         contract = Contract(str(result.record.facts["contract"]))
         if contract is Contract.MISERE:

@@ -1,4 +1,4 @@
-"""Troggu scoring against troggu.md: the worked examples, then one table per rule clause.
+"""Troggu scoring against docs/troggu.md: the worked examples, then one table per rule clause.
 
 Test ids cite the example (T1, T3...) or the clause (§2, §3...) they check. Amounts are in
 base amounts B (the native unit); the worked examples' Rappen are checked through the
@@ -100,7 +100,7 @@ def cents(variant: Variant, ledger: Ledger, players: tuple[str, ...]) -> dict[st
     return {p: s.net[p] for p in players}
 
 
-# -- worked examples (troggu.md §5) ---------------------------------------------------
+# -- worked examples (docs/troggu.md §5) ---------------------------------------------------
 
 
 def test_t1_visp_normal_game_won() -> None:
@@ -1070,7 +1070,7 @@ def test_eisten_stalden_record() -> None:
 
 
 def test_eisten_stalden_settles_to_nothing() -> None:
-    """No money options, so the settlement is all zeros with no payments (api.md)."""
+    """No money options, so the settlement is all zeros with no payments (docs/api.md)."""
     assert EISTEN_STALDEN.option_specs == ()
     assert options(EISTEN_STALDEN) == {}
     with pytest.raises(InvalidSettingsError) as caught:

@@ -1,11 +1,11 @@
-"""Properties of random valid Troggu evenings, variant by variant (settlement.md, "Checks
+"""Properties of random valid Troggu evenings, variant by variant (docs/settlement.md, "Checks
 every implementation passes"): zero-sum hands, the declarer's side against the opponents,
 the partner's share at 7-8 players, Misère payments, Striche, and replay determinism.
 
 The strategies record evenings as a table would: every table size the variant allows, the
 deal passing on, normal games and Solos with points around every threshold, every trick
 taken by either side, partners at 7-8 players, and Misères whose points add up to a sum
-some Tapp allows (ties included). The expected amounts are computed here from troggu.md,
+some Tapp allows (ties included). The expected amounts are computed here from docs/troggu.md,
 independently of the code under test.
 """
 
@@ -38,9 +38,9 @@ NAMES = ("Anna", "Beat", "Carla", "Dani", "Ella", "Fritz", "Gabi", "Hans")
 ALL_VARIANTS: tuple[Variant, ...] = (*MONEY_VARIANTS, EISTEN_STALDEN)
 #: The money variants that seat 7 players or more (the flat stake stops at 6).
 BIG_TABLE_VARIANTS = tuple(v for v in MONEY_VARIANTS if v.max_players >= 7)
-#: The losers pay double with this many points or fewer (troggu §2); None: flat stake.
+#: The losers pay double with this many points or fewer (docs/troggu.md §2); None: flat stake.
 DOUBLE_AT = {"visp": 30, "st-niklaus": 31, "graechen": 20, "flat": None}
-#: The Tapp's cards per table size (troggu §1, §2): Grächen deals 6 at four players.
+#: The Tapp's cards per table size (docs/troggu.md §1, §2): Grächen deals 6 at four players.
 TAPP = {3: 8, 4: 10, 5: 7, 6: 8, 7: 6, 8: 6}
 #: Points around every threshold: the tie, the win, and each region's double.
 EDGES = (0, 1, 20, 21, 30, 31, 32, 56, 57, 58, 82, 83, 84, 93, 94, 113)
@@ -166,7 +166,7 @@ def play(evening: Evening) -> Ledger:
 
 
 def expected_unit(key: str, hand: GameHand) -> int:
-    """Base amounts per opponent, from the troggu.md §2 tables (not from the code)."""
+    """Base amounts per opponent, from the docs/troggu.md §2 tables (not from the code)."""
     if hand.points == 57:
         return 0
     limit = DOUBLE_AT[key]

@@ -9,10 +9,12 @@ addresses, is tested in ``tests/web/test_attempts.py``.
 
 from __future__ import annotations
 
+import http.client
 import threading
 from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from urllib.parse import urlsplit
 
 from tests.conftest import PLAYERS4
 from tests.server.conftest import Answer, Server, StartServer, Tablet
@@ -68,3 +70,27 @@ def test_forty_wrong_passwords_and_codes_at_once_check_only_five(
     # Even the right ones wait now: the address has used its tries.
     assert server.api(Tablet(), "POST", login, {"password": PASSWORD}).status == 429
     assert server.api(Tablet(), "POST", f"/tables/{code}/open").status == 429
+
+
+def test_a_hall_opening_its_tables_at_once_is_not_kept_waiting(
+    start_server: StartServer,
+) -> None:
+    # The start of a round: every tablet opens its table the same moment, each from its
+    # own address. None is a wrong try, so none may wait, however the workers interleave.
+    server = start_server(workers=3, threads=2)
+    _, code = started_tournament(server)
+    port = urlsplit(server.url).port
+
+    def open_from(device: int) -> Answer:
+        connection = http.client.HTTPConnection(
+            "127.0.0.1", port, timeout=30, source_address=(f"127.0.3.{device + 1}", 0)
+        )
+        try:
+            connection.request("POST", f"/api/v1/tables/{code}/open")
+            answer = connection.getresponse()
+            return Answer(answer.status, answer.read().decode(), dict(answer.headers))
+        finally:
+            connection.close()
+
+    for _ in range(3):
+        assert at_once(GUESSES, open_from) == Counter({200: GUESSES})

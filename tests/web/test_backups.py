@@ -18,8 +18,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper import backup
-from scorekeeper.blueprints import backups
+from scorekeeper import access, backup
 from tests.conftest import Fresh, sqlite_only
 from tests.played import EVENINGS, play, results
 
@@ -195,7 +194,7 @@ def test_a_file_too_large_is_refused_in_plain_words(app: Flask, client: FlaskCli
 def test_who_may_manage_backups_is_decided_in_one_place(
     client: FlaskClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(backups, "may_manage_backups", lambda: False)
+    monkeypatch.setattr(access, "may_manage_installation", lambda: False)
     assert 'href="/backup"' not in client.get("/").text
     for path in ["/backup", "/backup/scorekeeper-backup.zip", "/backup/restore"]:
         assert client.get(path).status_code == 403, path

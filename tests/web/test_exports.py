@@ -108,7 +108,7 @@ def test_score_sheet_pdf(client: FlaskClient, evening: int, tmp_path: Path) -> N
         "Misère",
         "Gegen",
         "falsch gezählt",
-        "0,10 CHF",
+        "CHF 0.10",
         "Pagat",
     ):
         assert expected in text, expected
@@ -124,8 +124,7 @@ def test_settlement_pdf_names_rule_amounts_and_signature_lines(
     text = pdf_text(response.data)
     assert "Abrechnung" in text
     for transfer in api["transfers"]:
-        amount = transfer["amount"].replace(".", ",")
-        assert f"{amount} CHF" in text
+        assert f"CHF {transfer['amount']}" in text
     assert text.count("Signature") + text.count("Unterschrift") >= 1
     assert len(PdfReader(io.BytesIO(response.data)).pages) == 1
     render_png(response.data, tmp_path)

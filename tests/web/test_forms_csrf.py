@@ -26,7 +26,7 @@ from tests.test_security import inline_code
 from tests.web.tournament_support import NAMES, create_tournament, draw, register, start
 
 #: Files, not pages: linked from the pages, but they hold no forms.
-DOWNLOAD_SUFFIXES = (".pdf", ".csv", ".json", ".zip")
+DOWNLOAD_SUFFIXES = (".pdf", ".csv", ".json", ".zip", ".ico")
 
 
 @pytest.fixture

@@ -13,6 +13,7 @@ from tests.conftest import PLAYERS5
 
 Snapshot = Callable[[], dict[str, list[tuple[Any, ...]]]]
 EN = {"Accept-Language": "en"}
+DE = {"Accept-Language": "de-CH"}
 
 NEW = {
     "seat_0": "Anna",
@@ -105,6 +106,43 @@ def test_new_evening_errors_are_shown_next_to_the_field(
     assert snapshot() == before
 
 
+def test_the_game_chosen_in_the_form_is_the_game_started(client: FlaskClient) -> None:
+    # The page was drawn for Troggen; Doppen is picked and Start tapped, without JavaScript.
+    picked = {**NEW, "seat_3": "", "dealer_seat": "2", "shown": "troggen/blumenstein-2015"}
+    picked["variant"] = "doppen/kirchberg"
+    shown = client.post("/evenings", data=picked, headers=EN)
+    # No evening yet: the page now shows Doppen's house rules, with the names as typed.
+    assert shown.status_code == 200
+    assert client.get("/api/v1/evenings").json["evenings"] == []
+    assert "are now those of Doppen (Kirchberg am Wechsel)" in shown.text
+    assert '<option value="doppen/kirchberg" selected>' in shown.text
+    assert 'name="shown" value="doppen/kirchberg"' in shown.text
+    for name in ("Anna", "Bert", "Clara", "Museumsabend"):
+        assert f'value="{name}"' in shown.text
+    assert re.search(r'name="dealer_seat" value="2"\s+checked', shown.text)
+    assert 'name="opt_kasse_base"' in shown.text
+    assert 'name="opt_end_pot"' not in shown.text  # Troggen's rules are gone
+    # Start again: Doppen starts, with the three names.
+    form = dict(re.findall(r'name="(opt_\w+)"[^>]*value="([^"]*)"', shown.text))
+    kept = {k: v for k, v in picked.items() if not k.startswith("opt_")}
+    again = kept | form | {"shown": "doppen/kirchberg"}
+    response = client.post("/evenings", data=again, headers=EN)
+    assert response.status_code == 303, errors(response.text)
+    data = client.get("/api/v1/evenings/1").json
+    assert data["game"] == "doppen"
+    assert data["players"] == ["Anna", "Bert", "Clara"]
+
+
+def test_a_count_wrong_for_the_chosen_game_names_that_game_and_keeps_every_name(
+    client: FlaskClient,
+) -> None:
+    five = {**NEW, "seat_4": "Emil", "variant": "doppen/kirchberg", "shown": "doppen/kirchberg"}
+    response = client.post("/evenings", data=five, headers=EN)
+    assert response.status_code == 422
+    assert any("played by 3 to 4 players, not 5" in e for e in errors(response.text))
+    assert 'value="Emil"' in response.text  # the fifth name has a seat to stay in
+
+
 @pytest.fixture
 def evening(client: FlaskClient) -> int:
     """A four-player evening started through the page; Dora deals first."""
@@ -192,6 +230,19 @@ def test_hand_errors_are_shown_and_nothing_is_stored(
     assert snapshot() == before
 
 
+def test_misere_errors_name_whose_points_are_wrong(client: FlaskClient, evening: int) -> None:
+    data = {"contract": "misere", "misere_0": "zehn", "misere_1": "20", "token": "w"}
+    response = client.post(f"/evenings/{evening}/hands", data=data, headers=EN)
+    assert response.status_code == 422
+    shown = errors(response.text)
+    assert any(e.startswith("Anna: ") for e in shown), shown
+    for name in ("Clara", "Dora"):
+        assert any(e.startswith(f"{name}: ") for e in shown), (name, shown)
+    assert not any(e.startswith("Bert: ") for e in shown), shown
+    german = errors(client.post(f"/evenings/{evening}/hands", data=data, headers=DE).text)
+    assert "Anna: Ganze Zahl eingeben." in german
+
+
 def test_implausible_misere_asks_to_confirm(client: FlaskClient, evening: int) -> None:
     data = {
         "contract": "misere",
@@ -204,7 +255,8 @@ def test_implausible_misere_asks_to_confirm(client: FlaskClient, evening: int) -
     }
     response = client.post(f"/evenings/{evening}/hands", data=data, headers=EN)
     assert response.status_code == 422
-    assert "should add up to 66" in response.text
+    # The total the checksum shows (70) is named, so "Sum: 62 / 70" and 66 agree.
+    assert "the talon holds 4 of the 70 points, so they should add up to 66" in response.text
     assert 'name="confirm"' in response.text
     confirmed = client.post(f"/evenings/{evening}/hands", data={**data, "confirm": "y"})
     assert confirmed.status_code == 303
@@ -373,10 +425,17 @@ def test_errors_without_words_of_their_own_get_plain_ones(client: FlaskClient) -
     wrong_method = client.delete("/", headers=EN)
     assert wrong_method.status_code == 405
     assert "use the buttons on the page" in wrong_method.text
+    assert wrong_method.headers["Allow"] == "GET, HEAD, OPTIONS"  # RFC 9110 requires it
+    # The API speaks to a program, which has no buttons and no pages.
     api = client.get("/api/v1/no-such-thing", headers=EN)
     assert api.status_code == 404
-    page_gone = "There is no such page. Check the address, or start again from the evenings."
-    assert api.json == {"errors": {"request": [page_gone]}}
+    no_address = "There is no such address in the API. Check the address."
+    assert api.json == {"errors": {"request": [no_address]}}
+    api_method = client.put("/api/v1/evenings", headers=EN)
+    assert api_method.status_code == 405
+    assert api_method.headers["Allow"] == "GET, HEAD, OPTIONS, POST"
+    takes = "This address does not take PUT; it takes GET, HEAD, OPTIONS, POST."
+    assert api_method.json == {"errors": {"request": [takes]}}
     # A refusal that says what is missing keeps its own words.
     evening = client.get("/api/v1/evenings/999", headers=EN)
     assert evening.json == {"errors": {"request": ["There is no evening 999."]}}

@@ -312,9 +312,10 @@ def test_empty_evening_says_no_hands_yet(
     assert "<polyline" not in html
 
 
-def test_german_page_keeps_the_money_format(client: FlaskClient, open_pot: int) -> None:
+def test_german_page_writes_money_as_swiss_german_does(client: FlaskClient, open_pot: int) -> None:
     html = client.get(f"/evenings/{open_pot}/settlement", headers={"Accept-Language": "de"}).text
-    assert "0,20 CHF" in html
+    assert "CHF 0.20" in html
+    assert not re.search(r"\d,\d\d\s*CHF", html)
 
 
 def test_unknown_evening_is_a_404(client: FlaskClient) -> None:

@@ -1,4 +1,4 @@
-"""Who may reach what (api.md "Access", tournaments.md "Table entry").
+"""Who may reach what (docs/api.md "Access", docs/tournaments.md "Table entry").
 
 Each test client is a separate device with its own cookies: the organiser's laptop, a
 tablet bound to one table by its code, a stranger's phone. A refused request changes
@@ -7,6 +7,7 @@ nothing.
 
 from __future__ import annotations
 
+import re
 import shutil
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -338,6 +339,45 @@ def test_a_table_cannot_correct_itself_once_closed(
     assert snapshot() == before
     corrected = tournament.organiser.put(f"/api/v1/evenings/{evening}/hands/1", json=body)
     assert corrected.status_code == 200
+
+
+def test_the_organiser_correcting_without_a_reason_stays_on_the_correction(
+    tournament: Tournament, device: FlaskClient, snapshot: Snapshot
+) -> None:
+    """The organiser is asked for the reason at its field, the correction kept as typed;
+    nothing is saved and the tablets' refusal is not shown."""
+    evening = tournament.evenings[0]
+    open_table(device, tournament.codes[0])
+    play(device, evening, 4)
+    before = snapshot()
+    bidder = tournament.players[0][2]
+    typed = {
+        "contract": "doppelt",
+        "bidder": bidder,
+        "result": "points",
+        "points": "44",
+        "last_trick": "none",
+        "version": "1",
+        "correction": "  ",
+    }
+    url = f"/evenings/{evening}/hands/1/edit"
+    page = tournament.organiser.post(url, data=typed, headers=EN)
+    assert page.status_code == 422
+    assert "Say why this finished table is corrected." in page.text
+    assert "has played its last hand" not in page.text
+    assert 'value="44"' in page.text
+    assert re.search(rf'<input checked[^>]*name="bidder"[^>]*value="{bidder}"', page.text)
+    assert re.search(r'<input checked[^>]*name="contract"[^>]*value="doppelt"', page.text)
+    voided = tournament.organiser.post(f"/evenings/{evening}/hands/1/void", data={"reason": ""})
+    assert voided.headers["Location"] == url
+    follow = tournament.organiser.get(url, headers=EN).text
+    assert "Say why this finished table&#39;s hand is voided." in follow
+    assert snapshot() == before
+    saved = tournament.organiser.post(url, data={**typed, "correction": "Punkte vertauscht"})
+    assert saved.status_code == 303
+    # A tablet is still refused as before: it may not correct its finished table at all.
+    refused = device.post(url, data={**typed, "version": "2"})
+    assert refused.headers["Location"] == f"/evenings/{evening}"
 
 
 # -- bearer tokens ---------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""The tournament JSON API (tournaments.md): set-up, entrants, rounds, tables, standings and
+"""The tournament JSON API (docs/tournaments.md): set-up, entrants, rounds, tables, standings and
 the organiser's corrections, driven as the organiser's laptop and the tables' tablets do.
 """
 
@@ -479,7 +479,7 @@ def test_no_draw_after_the_last_round(client: FlaskClient, snapshot: Snapshot) -
     before = snapshot()
     response = client.post(f"/api/v1/tournaments/{tournament}/rounds", headers=EN)
     assert response.status_code == 409
-    assert response.json["errors"] == {"round": ["All 1 rounds have been played."]}
+    assert response.json["errors"] == {"round": ["The only round has been played."]}
     assert snapshot() == before
 
 
@@ -657,7 +657,7 @@ def test_an_organisers_void_of_a_closed_table_is_a_correction_too(
 def test_malformed_bodies_are_refused_without_a_server_error(
     client: FlaskClient, snapshot: Snapshot, body: object
 ) -> None:
-    """No request ever produces a 500 (api.md "Errors"), and a refused one changes nothing."""
+    """No request ever produces a 500 (docs/api.md "Errors"), and a refused one changes nothing."""
     tournament = create_tournament(client)
     register(client, tournament, NAMES[:8])
     round_ = start(client, tournament, draw(client, tournament)["number"])

@@ -109,6 +109,8 @@ def test_set_up_register_draw_swap_start_close_as_the_organiser(client: FlaskCli
 
     board = text(client.get("/tournaments/1", headers=EN))
     assert "8 players are checked in." in board
+    meta = " ".join(board.split())
+    assert "· 21.11.2026 · Blumenstein · 2 rounds, each player deals once per round" in meta
     assert "Draw round 1" in board
 
     drawn = client.post("/tournaments/1/rounds")
@@ -171,6 +173,15 @@ def test_set_up_register_draw_swap_start_close_as_the_organiser(client: FlaskCli
     for kind in ("round started", "round closed"):
         assert kind in log, kind
     assert log.index("round closed") < log.index("round started") < log.index("swap")
+    # Each entry is a sentence, never the stored keys.
+    assert "Round 1 closed; table 2 had not finished, its hands so far count." in log
+    assert f"Round 1: No. {a} ({NAMES[a - 1]}) and No. {b} ({NAMES[b - 1]}) swapped seats." in log
+    assert f"Round 1 drawn, from the seed {round_['seed']}." in log
+    assert "No. 42 (Quirin): checked in." in log
+    assert "No. 42 (Quirin): marked not here." in log
+    assert "Quirin registered with start number 42." in log
+    assert not re.search(r"\b(round|unfinished|seed|number|name): ", log)
+    assert "[]" not in log
 
 
 def test_the_set_up_form_shows_its_errors_beside_the_fields(

@@ -1,4 +1,4 @@
-"""Tournament printouts (tournaments.md, "Printouts"): seating list, table cards with their
+"""Tournament printouts (docs/tournaments.md, "Printouts"): seating list, table cards with their
 QR codes, blank sheets, round results and standings with the winner's certificate."""
 
 from __future__ import annotations
