@@ -22,8 +22,11 @@ LEFT = 40
 TOP = 12
 BOTTOM = 30
 FONT = 14
-#: Rough width of one character at FONT, to leave room for the end labels.
+#: Rough width of one character at FONT, to leave room for the axis name and values.
 CHAR = 8.7
+#: The same for the bold end labels: DejaVu Sans Bold's digits and minus sign are wider,
+#: and "Anne -254" (with a minus sign) was cut at CHAR.
+BOLD_CHAR = 10.2
 LABEL_GAP = FONT + 3
 LABEL_CHARS = 10
 SAMPLE = 16
@@ -79,15 +82,17 @@ def spread(wanted: Sequence[float], low: float, high: float, gap: float) -> list
 
 @dataclass(frozen=True, slots=True)
 class Frame:
-    """Where values land: ``count`` steps along x, ``low``..``high`` (units) along y."""
+    """Where values land: ``count`` steps along x, ``low``..``high`` (units) along y,
+    the plot starting ``left`` from the edge (room for the values and the axis name)."""
 
     count: int
     low: int
     high: int
+    left: float = LEFT
 
     def x(self, i: int) -> float:
         """The x of step ``i`` (0 is the start, before the first hand)."""
-        return round(LEFT + PLOT_WIDTH * i / self.count, 1)
+        return round(self.left + PLOT_WIDTH * i / self.count, 1)
 
     def y(self, value: int) -> float:
         """The y of a balance."""
@@ -140,9 +145,15 @@ def balance_chart(
     step = nice_step(max(values) - min(values) or 1)
     low = min(0, min(values) // step * step)
     high = max(0, -(-max(values) // step) * step)
-    frame = Frame(len(steps), low, high if high > low else low + step)
+    high = high if high > low else low + step
+    # The axis name and the values stand right-aligned left of the plot: room for the
+    # longest, so "Runde" is not cut to "unde".
+    widest = max(len(axis), *(len(signed(v)) for v in range(low, high + 1, step)))
+    frame = Frame(len(steps), low, high, max(LEFT, round(CHAR * widest + 10)))
     labels = {p: f"{short(p)} {signed(series[p][-1])}" for p in players}
-    width = round(LEFT + PLOT_WIDTH + SAMPLE + 18 + CHAR * max(map(len, labels.values())))
+    width = round(
+        frame.left + PLOT_WIDTH + SAMPLE + 18 + BOLD_CHAR * max(map(len, labels.values()))
+    )
     return "".join(
         [
             f'{head} viewBox="0 0 {width} {TOP + PLOT_HEIGHT + BOTTOM}">',
@@ -162,8 +173,8 @@ def grid(frame: Frame, step: int) -> list[str]:
         stroke = 'stroke="#1d1d1f" stroke-width="1.5"' if value == 0 else 'stroke="#d9d9de"'
         y = frame.y(value)
         parts.append(
-            f'<line x1="{LEFT}" x2="{LEFT + PLOT_WIDTH}" y1="{y}" y2="{y}" {stroke}/>'
-            f'<text x="{LEFT - 5}" y="{y + 4}" text-anchor="end" fill="#5b5b66">'
+            f'<line x1="{frame.left}" x2="{frame.left + PLOT_WIDTH}" y1="{y}" y2="{y}" {stroke}/>'
+            f'<text x="{frame.left - 5}" y="{y + 4}" text-anchor="end" fill="#5b5b66">'
             f"{signed(value)}</text>"
         )
     return parts
@@ -173,7 +184,7 @@ def x_labels(frame: Frame, hands: int, axis: str, final_label: str) -> list[str]
     """The axis name and every 1st, 2nd, 5th, 10th... hand number, as many as fit."""
     base = TOP + PLOT_HEIGHT + 18
     gray = 'text-anchor="end" fill="#5b5b66"'
-    parts = [f'<text x="{LEFT - 5}" y="{base}" {gray}>{escape(axis)}</text>']
+    parts = [f'<text x="{frame.left - 5}" y="{base}" {gray}>{escape(axis)}</text>']
     room = CHAR * len(str(hands)) + 6
     every = next((e for e in EVERY if PLOT_WIDTH * e / frame.count >= room), max(hands, 1))
     ticks = [(frame.x(i), str(i), "") for i in range(every, hands + 1, every)]
@@ -194,7 +205,7 @@ def lines(frame: Frame, series: Mapping[str, list[int]], labels: Mapping[str, st
     ends = spread(
         [frame.y(series[p][-1]) for p in players], TOP + FONT / 2, TOP + PLOT_HEIGHT + 4, LABEL_GAP
     )
-    edge = LEFT + PLOT_WIDTH
+    edge = frame.left + PLOT_WIDTH
     parts = []
     for n, player in enumerate(players):
         colour, dash = COLOURS[n % len(COLOURS)], DASHES[n % len(DASHES)]

@@ -176,7 +176,9 @@
       attach(shown);
       touched = true;
       render(false);
-      showEntry(shown.querySelector("#conflict, .error, .warning") || shown);
+      const first = shown.querySelector("#not-saved, #conflict, .error, .warning") || shown;
+      showEntry(first);
+      if (first.id === "not-saved") { first.focus({ preventScroll: true }); }
     }
 
     // -- saving: the form goes into the queue --------------------------------------------

@@ -1,6 +1,7 @@
 // Small enhancements of the table's pages. Every page works without this script; it adds
-// the keypad, the live preview, the Misère checksum, the seat arrows, the Undo timer, and
-// the outbox that keeps hands saved while the Wi-Fi is away (docs/recording.md).
+// the keypad, the live preview in the Save bar, the Misère checksum, the seat arrows, the
+// Undo countdown, the card counter over the entry, and the outbox that keeps hands saved
+// while the Wi-Fi is away (docs/recording.md).
 (function () {
   "use strict";
   document.documentElement.classList.add("js");
@@ -32,6 +33,7 @@
         form.dataset.contract = event.target.value;
         target = form.querySelector(
           event.target.value === "misere" ? "[data-misere]" : "input[name=points]");
+        showWholeForm(form);
       }
       if (event.target.name === "result" && event.target.value !== "points") {
         const points = form.querySelector("input[name=points]");
@@ -97,6 +99,65 @@
     });
   }
 
+  // Once the contract is chosen, the rest of the hand comes into view above the Save bar:
+  // the page moves up just so far that the form ends at the bottom of the screen.
+  function showWholeForm(form) {
+    const below = form.getBoundingClientRect().bottom - window.innerHeight;
+    if (below > 0) { window.scrollBy(0, below); }
+  }
+
+  // After a refused save the summary stands at the top (outbox.js brings it there when the
+  // outbox gives a hand back); its links bring their field into view, above the Save bar,
+  // with the finger's focus in it.
+  document.addEventListener("click", function (event) {
+    const link = event.target.closest("#not-saved a[href^='#']");
+    const field = link && document.getElementById(link.getAttribute("href").slice(1));
+    if (!field) { return; }
+    event.preventDefault();
+    const details = field.closest("details");
+    if (details) { details.open = true; }
+    field.scrollIntoView({ block: "center" });
+    const input = field.matches("input, select, textarea")
+      ? field : field.querySelector("input:not([type=hidden]), select, textarea");
+    if (input) { input.focus({ preventScroll: true }); }
+  });
+
+  // The card counter (Doppen) in a dialog over the entry: the same form as /tools/count,
+  // answered by that page without leaving this one.
+  function setupCounter(dialog) {
+    document.addEventListener("click", function (event) {
+      if (event.target.closest("[data-open-dialog=counter]")) { dialog.showModal(); }
+    });
+    dialog.querySelector("[data-close]").addEventListener("click", function () {
+      dialog.close();
+    });
+    const take = dialog.querySelector("[data-take]");
+    dialog.addEventListener("submit", function (event) {
+      const counter = event.target;
+      event.preventDefault();
+      const query = new URLSearchParams(new FormData(counter)).toString();
+      fetch(counter.action + "?" + query, { credentials: "same-origin" })
+        .then(function (response) { return response.text(); })
+        .then(function (html) {
+          const page = new DOMParser().parseFromString(html, "text/html");
+          const body = page.querySelector(".counter-body");
+          if (!body) { return; }
+          dialog.querySelector(".counter-body").replaceWith(document.importNode(body, true));
+          const counted = dialog.querySelector(".counted strong");
+          take.hidden = !counted;
+          if (counted) { take.dataset.points = counted.textContent.trim(); }
+        });
+    });
+    take.addEventListener("click", function () {
+      const points = document.querySelector(".hand-form input[name=points]");
+      if (points) {
+        points.value = take.dataset.points || "";
+        points.dispatchEvent(new Event("input", { bubbles: true }));
+      }
+      dialog.close();
+    });
+  }
+
   function setupSeats(list) {
     list.addEventListener("click", function (event) {
       const button = event.target.closest("[data-move]");
@@ -115,10 +176,21 @@
     });
   }
 
+  // Undo is offered for 20 seconds, and the button counts them down.
   function setupUndo(panel) {
     const form = panel.querySelector("form.undo");
     if (!form) { return; }
-    setTimeout(function () { form.remove(); }, UNDO_SECONDS * 1000);
+    const shown = form.querySelector("[data-countdown]");
+    const ends = Date.now() + UNDO_SECONDS * 1000;
+    const tick = setInterval(function () {
+      const left = Math.ceil((ends - Date.now()) / 1000);
+      if (left <= 0) {
+        clearInterval(tick);
+        form.remove();
+      } else if (shown) {
+        shown.textContent = shown.textContent.replace(/\d+/, String(left));
+      }
+    }, 250);
   }
 
   const outbox = window.ScorekeeperOutbox
@@ -128,4 +200,20 @@
   outbox.start();
   document.querySelectorAll(".seat-list").forEach(setupSeats);
   document.querySelectorAll("[data-undo]").forEach(setupUndo);
+  document.querySelectorAll("dialog.counter").forEach(setupCounter);
+  // After a save, the next hand's first choice must not start under the Save bar: the
+  // page moves up just so far, the receipt staying in view.
+  const receipt = document.querySelector("section.saved");
+  const firstChoice = document.querySelector(".hand-form fieldset");
+  const bar = document.querySelector(".hand-form .save-bar");
+  if (receipt && firstChoice && bar) {
+    const covered = firstChoice.getBoundingClientRect().bottom - bar.getBoundingClientRect().top;
+    const room = receipt.getBoundingClientRect().top;
+    if (covered > 0 && room > 0) { window.scrollBy(0, Math.min(covered + 8, room)); }
+  }
+  const summary = document.getElementById("not-saved");
+  if (summary) {
+    summary.scrollIntoView({ block: "start" });
+    summary.focus({ preventScroll: true });
+  }
 })();

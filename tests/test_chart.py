@@ -163,3 +163,17 @@ def test_labels_are_spread_apart_within_bounds() -> None:
 @pytest.mark.parametrize(("span", "step"), [(1, 1), (5, 1), (7, 2), (44, 10), (180, 50)])
 def test_grid_steps_are_round_numbers(span: int, step: int) -> None:
     assert nice_step(span) == step
+
+
+def test_the_axis_name_and_the_end_labels_fit_the_picture() -> None:
+    """The axis name "Runde" was cut to "unde", the end label "Anne -254" at the right."""
+    doppen = ({"Anne": -254, "Bert": 127, "Clara": 127},)
+    root = parse(balance_chart(("Anne", "Bert", "Clara"), doppen, axis="Runde"))
+    width = float(root.get("viewBox", "").split()[2])
+    by_text = {t.text: t for t in root.iter(f"{SVG}text")}
+    axis = by_text["Runde"]
+    # Right-aligned: the name ends at x and needs about 46 px of DejaVu Sans at 14 px.
+    assert float(axis.get("x", "0")) >= 46
+    end = by_text["Anne \u2212254"]
+    # Left-aligned: DejaVu Sans Bold draws these nine characters about 86 px wide.
+    assert float(end.get("x", "0")) + 86 <= width

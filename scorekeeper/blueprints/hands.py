@@ -336,9 +336,12 @@ def preview(evening_id: int) -> str:
     except InvalidInputError as error:
         problems = [text(m) for ms in error.errors.values() for m in ms]
     db.session.rollback()
-    currency = current.evening.options.get("currency", "")
     return render_template(
-        "hands/_preview.html", result=result, problems=problems, currency=currency
+        "hands/_preview.html",
+        result=result,
+        problems=problems,
+        tally=current.variant.keeps_tally,
+        currency=current.evening.options.get("currency", ""),
     )
 
 

@@ -12,7 +12,6 @@ from flask_wtf import FlaskForm
 from wtforms import (
     BooleanField,
     RadioField,
-    SelectField,
     SelectMultipleField,
     StringField,
 )
@@ -79,8 +78,9 @@ class DoppenHandForm:
         everyone = [(p, p) for p in table.players]
         nobody = [("", _l("nobody"))]
 
-        def player_select(label: Any) -> SelectField:
-            return SelectField(
+        def player_buttons(label: Any) -> RadioField:
+            # Buttons, not a dropdown: one tap instead of two at the table.
+            return RadioField(
                 label,
                 choices=choice_list([*nobody, *playing]),
                 default="",
@@ -92,8 +92,8 @@ class DoppenHandForm:
                 _l("Contract"), choices=choice_list(CONTRACTS), validate_choice=False
             )
             soloist = RadioField(_l("Soloist"), choices=choice_list(playing), validate_choice=False)
-            announced_pagat = player_select(_l("Pagat announced by"))
-            announced_uhu = player_select(_l("Uhu announced by"))
+            announced_pagat = player_buttons(_l("Pagat announced by"))
+            announced_uhu = player_buttons(_l("Uhu announced by"))
             announced_valat = BooleanField(_l("The soloist announced Valat"))
             points = StringField(_l("Card points of the soloist (0 to 70)"), render_kw=NUMERIC)
             valat = RadioField(
@@ -102,14 +102,14 @@ class DoppenHandForm:
                 default="",
                 validate_choice=False,
             )
-            pagat_player = player_select(_l("Trump I in the last trick: played by"))
+            pagat_player = player_buttons(_l("Trump I in the last trick: played by"))
             pagat_result = RadioField(
                 _l("Pagat"), choices=choice_list(RESULTS), validate_choice=False
             )
-            uhu_player = player_select(_l("Trump II in the second-to-last trick: played by"))
+            uhu_player = player_buttons(_l("Trump II in the second-to-last trick: played by"))
             uhu_result = RadioField(_l("Uhu"), choices=choice_list(RESULTS), validate_choice=False)
-            trull = player_select(_l("Trull (I, XXI and Sküs) held by"))
-            kings = player_select(_l("All four kings held by"))
+            trull = player_buttons(_l("Trull (I, XXI and Sküs) held by"))
+            kings = player_buttons(_l("All four kings held by"))
             revokes = SelectMultipleField(
                 _l("Revoked (played a wrong card)"),
                 choices=choice_list(everyone),
@@ -122,7 +122,7 @@ class DoppenHandForm:
             setattr(
                 Form,
                 f"kontra_{key}",
-                SelectField(
+                RadioField(
                     KONTRA_LABELS[key],
                     choices=choice_list(DOUBLINGS),
                     default="0",
@@ -208,7 +208,7 @@ class DoppenHandForm:
 
 
 def _count(value: object) -> object:
-    """A doubling count from the select (a digit string), or what was sent."""
+    """A doubling count from its buttons (a digit string), or what was sent."""
     return int(value) if isinstance(value, str) and value.isdigit() else value
 
 

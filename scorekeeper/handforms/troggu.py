@@ -12,7 +12,6 @@ from flask_wtf import FlaskForm
 from wtforms import (
     BooleanField,
     RadioField,
-    SelectField,
     SelectMultipleField,
     StringField,
 )
@@ -84,9 +83,11 @@ class TrogguHandForm:
                 setattr(
                     Form,
                     f"holder_{holder.value}",
-                    SelectField(
+                    # Buttons, not a dropdown: one tap for each card's holder.
+                    RadioField(
                         HOLDER_LABELS[holder],
                         choices=choice_list([*nobody, *players]),
+                        default="",
                         validate_choice=False,
                     ),
                 )

@@ -85,7 +85,9 @@ CHECKS = r"""
   // Amounts carry their sign; colour (plus/minus, won/lost) is only a second signal.
   for (const el of document.querySelectorAll(".amount")) {
     const text = el.textContent.trim();
-    if (!/^([+\u2212]\d[\d'.,]*|0)$/.test(text)) problems.push(`amount without a sign: "${text}"`);
+    // Money carries its currency before or after (CHF +0.30, +0,30 EUR).
+    const signed = /^([A-Z]{3}\s)?([+\u2212]\d[\d'.,]*|0([.,]00)?)(\s[A-Z]{3})?$/;
+    if (!signed.test(text)) problems.push(`amount without a sign: "${text}"`);
   }
   for (const el of document.querySelectorAll(".plus, .minus, .won, .lost")) {
     if (!shown(el) || el.classList.contains("amount")) continue;
@@ -99,9 +101,9 @@ CHECKS = r"""
     if (!mark.includes("\u2713")) problems.push(`chosen without a tick: ${describe(el)}`);
   }
 
-  // Targets for a finger: buttons, the choice buttons, fields, selects.
+  // Targets for a finger: buttons, the choice buttons, fields, selects, links.
   const targets = document.querySelectorAll(
-    "button, .button, .choice span, select, textarea, "
+    "button, .button, .choice span, select, textarea, main a, summary, "
     + "input:not([type=hidden]):not([type=radio]):not([type=checkbox])");
   for (const el of targets) {
     if (!shown(el)) continue;

@@ -148,7 +148,6 @@ def test_start_an_evening_and_record_a_bid_with_the_keypad(lang: str, open_page:
     expect(deltas(preview)).to_have_text(
         ["Anna +12", f"Bert {MINUS}4", f"Clara {MINUS}4", f"Dora {MINUS}4"]
     )
-    shows(preview.locator(".lines"), say["pagat_line"])
 
     save = form.locator("button.save")
     shows(save, say["save"])
@@ -160,6 +159,9 @@ def test_start_an_evening_and_record_a_bid_with_the_keypad(lang: str, open_page:
         ["Anna +12", f"Bert {MINUS}4", f"Clara {MINUS}4", f"Dora {MINUS}4"]
     )
     shows(banner.locator("form.undo button"), say["undo"])
+    # The items behind the one-line result, one tap away.
+    banner.locator("details.why summary").tap()
+    shows(banner.locator(".lines"), say["pagat_line"])
     expect(page.locator(".balances li").first).to_have_text("Anna +12")
     expect(page.locator(".turn strong").first).to_have_text("Anna")
     expect(page.locator("#entry-title")).to_have_text(str(say["hand_2"]))
@@ -197,6 +199,7 @@ def test_misere_checksum_follows_every_digit(
     form.locator("button.save").tap()
     banner = page.locator("section.saved")
     shows(banner.locator("h2"), say["saved"], pattern=r"\b1\b")
+    banner.locator("details.why summary").tap()
     shows(banner.locator(".lines"), say["misere_line"])
     expect(page.locator(".pot strong")).to_have_text("8")
 

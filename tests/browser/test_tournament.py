@@ -119,6 +119,12 @@ def test_a_tournament_of_twelve_over_two_rounds(
     laptop.reload()
     expect(laptop.locator("table.board .count")).to_have_text(["2", "2", "2"])
     screenshot(laptop, LANG, "tournament-board")
+    # The tables' links on the board are finger targets (they were 13x21 px).
+    for link in laptop.locator("table.board th a").all():
+        box = link.bounding_box()
+        assert box is not None
+        assert box["width"] >= 44, box
+        assert box["height"] >= 44, box
     for tablet in tablets:
         players = tablet.locator(".balances .name").all_inner_texts()
         for index in (2, 3):

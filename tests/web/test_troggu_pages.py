@@ -110,7 +110,8 @@ def test_eisten_stalden_suggests_the_team_and_counts_striche(
         headers=EN,
     )
     assert suggested.status_code == 200
-    checked = re.findall(r'<input checked[^>]*value="(\w+)"', suggested.text)
+    # The team's boxes ticked (the holders' buttons stay as chosen).
+    checked = re.findall(r'<input checked[^>]*name="team"[^>]*value="(\w+)"', suggested.text)
     assert checked == ["Anna", "Dani", "Fritz"]  # Anna deals the first hand
     assert snapshot() == before  # a suggestion saves nothing
     saved = client.post(

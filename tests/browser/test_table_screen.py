@@ -1,0 +1,500 @@
+"""The table screen holds a whole hand: the reference hands of every game, at three sizes.
+
+A club player taps the hand in beside the deck; whatever he must scroll to find, or finds
+under the Save bar, is a hand recorded wrong. So each reference hand is played here as a
+finger would, counting taps (a click or a keypad key) and scrolls (a control out of view
+or under the Save bar before its tap), and checking after every tap that nothing of the
+form hides under the bar. The figures are written to ``bench/taps.md`` and
+``bench/taps.json``, the screens to ``test-artifacts/table-screen/``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Locator, Page, expect
+
+from tests.browser.conftest import (
+    LANDSCAPE,
+    PHONE,
+    PORTRAIT,
+    SIZE_IDS,
+    SIZES,
+    LiveServer,
+    OpenPage,
+)
+from tests.browser.test_accessibility import problems_on
+
+ROOT = Path(__file__).resolve().parents[2]
+BENCH = ROOT / "bench"
+SCREENS = ROOT / "test-artifacts" / "table-screen"
+#: A few screens kept with the figures, small: hands 2 and 5 at each size, a refusal.
+KEPT = BENCH / "screens"
+KEEP = {
+    "hand2-portrait-entered",
+    "hand2-landscape-entered",
+    "hand2-phone-entered",
+    "hand5-phone-entered",
+    "hand5-landscape-saved",
+    "refused-troggen-phone-js",
+}
+
+FIVE = ["Anna", "Bert", "Clara", "Dora", "Ernst"]
+THREE = ["Anne", "Bert", "Clara"]
+SEVEN = ["Anna", "Beat", "Carla", "Dani", "Ella", "Fritz", "Gabi"]
+
+#: A step: ("choose", name, value) taps a button, ("keys", digits) the keypad,
+#: ("field", name) taps a field, ("check", name) a checkbox.
+Step = tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Reference:
+    """One of issue 20's reference hands: the evening it is played at and the taps."""
+
+    number: int
+    title: str
+    evening: dict[str, Any]
+    steps: tuple[Step, ...]
+    #: A Misère may scroll once on the phone; every other hand fits one screen.
+    misere: bool = False
+
+
+def misere_steps(points: list[int]) -> tuple[Step, ...]:
+    """Each player's field, then the points on the keypad."""
+    steps: list[Step] = []
+    for i, value in enumerate(points):
+        steps += [("field", f"misere_{i}"), ("keys", str(value))]
+    return tuple(steps)
+
+
+REFERENCES = [
+    Reference(
+        1,
+        "Troggen, 5 players: Einfach, Bieterin, partner, 41 points",
+        {"game": "troggen", "players": FIVE},
+        (
+            ("choose", "contract", "einfach"),
+            ("choose", "bidder", "Anna"),
+            ("choose", "partner", "Clara"),
+            ("keys", "41"),
+        ),
+    ),
+    Reference(
+        2,
+        "Troggen, 5 players: Doppelt, partner, 38 points, Pagat won in the last trick",
+        {"game": "troggen", "players": FIVE},
+        (
+            ("choose", "contract", "doppelt"),
+            ("choose", "bidder", "Bert"),
+            ("choose", "partner", "Dora"),
+            ("keys", "38"),
+            ("choose", "last_trick", "pagat_won"),
+        ),
+    ),
+    Reference(
+        3,
+        "Troggen Misère, 5 players",
+        {"game": "troggen", "players": FIVE},
+        (("choose", "contract", "misere"), *misere_steps([10, 20, 15, 12, 8])),
+        misere=True,
+    ),
+    Reference(
+        4,
+        "Doppen, 3 players: Dreier, 40 points, Kontra on the game",
+        {"game": "doppen", "players": THREE},
+        (
+            ("choose", "contract", "dreier"),
+            ("choose", "soloist", "Anne"),
+            ("choose", "kontra_game", "1"),
+            ("keys", "40"),
+        ),
+    ),
+    Reference(
+        5,
+        "Doppen, 3 players: Zweier, 38 points, Pagat announced and won, Kontra on the Pagat",
+        {"game": "doppen", "players": THREE},
+        (
+            ("choose", "contract", "zweier"),
+            ("choose", "soloist", "Bert"),
+            ("choose", "announced_pagat", "Bert"),
+            ("choose", "kontra_pagat", "1"),
+            ("keys", "38"),
+            ("choose", "pagat_player", "Bert"),
+            ("choose", "pagat_result", "won"),
+        ),
+    ),
+    Reference(
+        6,
+        "Troggu Visp, 7 players: normal game, called partner, 64 points",
+        {"game": "troggu", "variant": "visp", "players": SEVEN},
+        (
+            ("choose", "contract", "normal"),
+            ("choose", "declarer", "Anna"),
+            ("choose", "partner", "Dani"),
+            ("keys", "64"),
+        ),
+    ),
+    Reference(
+        7,
+        "Troggu Visp Misère, 7 players",
+        {"game": "troggu", "variant": "visp", "players": SEVEN},
+        (
+            ("choose", "contract", "misere"),
+            ("check", "fool_and_i_in_tapp"),
+            *misere_steps([16, 15, 14, 13, 12, 12, 10]),
+        ),
+        misere=True,
+    ),
+]
+
+#: In the page: the Save bar's box, and every control, preview or error of the form in
+#: the viewport that it covers (a control inside the bar is the bar's own).
+UNDER_THE_BAR = r"""
+() => {
+  const bar = document.querySelector("#entry .save-bar");
+  const b = bar.getBoundingClientRect();
+  const found = [];
+  const items = document.querySelectorAll(
+    "#entry .choice span, #entry button, #entry input:not([type=hidden]):not([type=radio]),"
+    + " #entry select, #entry summary, #entry .error, #entry .preview, #entry .checksum");
+  for (const el of items) {
+    if (bar.contains(el) || !el.checkVisibility({visibilityProperty: true})) continue;
+    const r = el.getBoundingClientRect();
+    if (r.bottom <= 0 || r.top >= window.innerHeight) continue;
+    if (r.bottom > b.top + 0.5 && r.top < b.bottom - 0.5) {
+      found.push(`${el.tagName.toLowerCase()} "${(el.textContent || el.name || "").trim()
+        .slice(0, 30)}" ${Math.round(r.top)}-${Math.round(r.bottom)} under ${Math.round(b.top)}`);
+    }
+  }
+  return found;
+}
+"""
+
+#: In the page: whether an element is wholly in view and not under the Save bar.
+IN_VIEW = r"""
+(el) => {
+  const r = el.getBoundingClientRect();
+  const bar = document.querySelector("#entry .save-bar");
+  if (r.top < -0.5 || r.bottom > window.innerHeight + 0.5) return false;
+  if (!bar || bar.contains(el)) return true;
+  return r.bottom <= bar.getBoundingClientRect().top + 0.5;
+}
+"""
+
+#: In the page: every name on screen cut short (its text wider than its box, not scrolled).
+CUT_NAMES = r"""
+() => {
+  const cut = [];
+  const names = document.querySelectorAll(
+    ".choice span, .balances .name, .deltas .name, .last-hands th, .turn strong,"
+    + " .misere-grid label");
+  for (const el of names) {
+    if (!el.checkVisibility() || el.getBoundingClientRect().width <= 1) continue;
+    const style = getComputedStyle(el);
+    const clipped = style.textOverflow === "ellipsis" || style.overflowX !== "visible";
+    if (el.scrollWidth > el.clientWidth + 1 && clipped) cut.push(el.textContent.trim());
+    const scrolled = el.closest(".scroll-table");
+    if (!scrolled && el.getBoundingClientRect().right > window.innerWidth + 0.5) {
+      cut.push(el.textContent.trim());
+    }
+  }
+  return cut;
+}
+"""
+
+
+@dataclass
+class Run:
+    """What playing one reference hand at one size took."""
+
+    hand: int
+    size: str
+    taps: int = 0
+    scrolls: int = 0
+    #: Scrolls before the hand's first choice (the page as it opens).
+    scrolls_before_first: int = 0
+    covered: list[str] = field(default_factory=list)
+
+
+RUNS: list[Run] = []
+
+
+def shot(page: Page, name: str) -> None:
+    """The viewport as the player sees it, to look at (test-artifacts is git-ignored); the
+    few in KEEP also as small JPEGs beside the figures in bench/."""
+    SCREENS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENS / f"{name}.png"), animations="disabled", caret="hide")
+    if name in KEEP:
+        KEPT.mkdir(exist_ok=True)
+        path = str(KEPT / f"{name}.jpg")
+        page.screenshot(path=path, type="jpeg", quality=40, animations="disabled", caret="hide")
+
+
+def target(page: Page, step: Step) -> Locator:
+    """What a finger touches for a step."""
+    kind = step[0]
+    if kind == "choose":
+        return page.locator(f"#entry label.choice:has(input[name='{step[1]}'][value='{step[2]}'])")
+    if kind in ("field", "check"):
+        return page.locator(f"#entry input[name='{step[1]}']")
+    raise AssertionError(step)
+
+
+def tap(page: Page, run: Run, element: Locator, *, first: bool = False) -> None:
+    """One tap; a scroll first if the element is out of view or under the Save bar."""
+    if not element.evaluate(IN_VIEW):
+        run.scrolls += 1
+        if first:
+            run.scrolls_before_first += 1
+        element.evaluate("(el) => el.scrollIntoView({block: 'center'})")
+        assert element.evaluate(IN_VIEW), "one scroll brings it into view"
+    element.click()
+    run.taps += 1
+
+
+def play(page: Page, reference: Reference, run: Run) -> None:
+    """Tap the hand in, checking the Save bar after every tap once the contract is chosen."""
+    for index, step in enumerate(reference.steps):
+        if step[0] == "keys":
+            keypad = page.locator("#entry .misere-entry .keypad, #entry .points-entry .keypad")
+            for digit in step[1]:
+                tap(page, run, keypad.locator(f"button[data-key='{digit}']:visible").first)
+        else:
+            tap(page, run, target(page, step), first=index == 0)
+        run.covered += page.evaluate(UNDER_THE_BAR)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def figures() -> Iterator[None]:
+    """Write the figures of every hand played in this module to bench/ once all ran."""
+    yield
+    if len(RUNS) == len(REFERENCES) * len(SIZES):
+        write_figures(RUNS)
+
+
+def write_figures(runs: list[Run]) -> None:
+    """bench/taps.json (every figure) and bench/taps.md (the table the README quotes)."""
+    runs = sorted(runs, key=lambda r: (r.hand, SIZE_IDS.index(r.size)))
+    (BENCH / "taps.json").write_text(
+        json.dumps([asdict(r) | {"covered": len(r.covered)} for r in runs], indent=1) + "\n"
+    )
+    sizes = [f"{w}\u00d7{h}" for w, h in SIZES]
+    lines = [
+        "# Taps and scrolls for the reference hands",
+        "",
+        "Written by `tests/browser/test_table_screen.py` (Debian's Chromium, JavaScript on).",
+        "A tap is one click or one key of the keypad, Save included; a scroll is a control",
+        "out of view or under the Save bar before its tap. *taps / scrolls*:",
+        "",
+        "| reference hand | " + " | ".join(sizes) + " |",
+        "|---|" + "---|" * len(sizes),
+    ]
+    for reference in REFERENCES:
+        cells = [f"{r.taps} / {r.scrolls}" for r in runs if r.hand == reference.number]
+        lines.append(f"| {reference.number}. {reference.title} | " + " | ".join(cells) + " |")
+    (BENCH / "taps.md").write_text("\n".join(lines) + "\n")
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+@pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
+@pytest.mark.parametrize("reference", REFERENCES, ids=[f"hand{r.number}" for r in REFERENCES])
+def test_a_reference_hand_fits_one_screen(
+    reference: Reference,
+    size: tuple[int, int],
+    lang: str,
+    open_page: OpenPage,
+    live_server: LiveServer,
+) -> None:
+    """Every control in view once the first choice is made, nothing under the Save bar, the
+    live result in the bar agreeing with the receipt, the next hand's first choice in view
+    after the save; in German (the longer texts, whose figures go to bench/) and English."""
+    name = SIZE_IDS[SIZES.index(size)]
+    evening = int(live_server.api("POST", "/evenings", reference.evening)["id"])
+    page = open_page(lang, size)
+    page.goto(f"/evenings/{evening}")
+    run = Run(reference.number, name)
+    play(page, reference, run)
+    # The live result is asked for 250 ms after the last tap: let that answer arrive.
+    page.wait_for_timeout(300)
+    page.wait_for_load_state("networkidle")
+    # Points (or Striche), and Doppen's money through the Kasse on a line of its own.
+    preview = page.locator("#entry .save-bar .preview .deltas")
+    expect(preview.first).to_be_visible()
+    live = preview.all_inner_texts()
+    screen = f"hand{reference.number}-{name}" + ("" if lang == "de" else f"-{lang}")
+    shot(page, f"{screen}-entered")
+    assert not run.covered, run.covered
+    assert not problems_on(page)
+    tap(page, run, page.locator("#entry .save-bar button[type=submit]"))
+    expect(page.locator("section.saved")).to_be_visible()
+    if lang == "de":
+        RUNS.append(run)
+    assert page.locator("section.saved .deltas").all_inner_texts() == live
+    shot(page, f"{screen}-saved")
+    first_choice = page.locator("#entry fieldset.contracts, #entry fieldset#contract").first
+    for element in (page.locator("section.saved"), first_choice):
+        assert element.evaluate(IN_VIEW), "the receipt and the next hand's first choice"
+    assert run.scrolls_before_first == 0
+    if reference.misere and size == PHONE:
+        assert run.scrolls <= 1
+    else:
+        assert run.scrolls == 0, run
+
+
+@pytest.mark.parametrize("javascript", [True, False], ids=["js", "plain"])
+@pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
+@pytest.mark.parametrize("game", ["troggen", "doppen", "troggu"])
+def test_a_refused_save_shows_what_to_change_at_the_top(
+    game: str,
+    size: tuple[int, int],
+    javascript: bool,
+    open_page: OpenPage,
+    live_server: LiveServer,
+) -> None:
+    """A bid without its points: the summary is in view, its link brings the field."""
+    body = {
+        "troggen": ({"game": "troggen", "players": FIVE}, "bidder", "Anna"),
+        "doppen": ({"game": "doppen", "players": THREE}, "soloist", "Anne"),
+        "troggu": ({"game": "troggu", "variant": "visp", "players": SEVEN}, "declarer", "Anna"),
+    }
+    evening_body, who, player = body[game]
+    evening = int(live_server.api("POST", "/evenings", evening_body)["id"])
+    page = open_page("de", size, javascript=javascript)
+    page.goto(f"/evenings/{evening}")
+    contract = {"troggen": "einfach", "doppen": "dreier", "troggu": "normal"}[game]
+    target(page, ("choose", "contract", contract)).click()
+    target(page, ("choose", who, player)).click()
+    page.locator("#entry .save-bar button[type=submit]").click()
+    summary = page.locator("#not-saved")
+    expect(summary).to_contain_text("Nicht gespeichert")
+    expect(summary.locator("a").first).to_be_visible()
+    assert summary.evaluate(IN_VIEW)
+    shot(page, f"refused-{game}-{SIZE_IDS[SIZES.index(size)]}-{'js' if javascript else 'plain'}")
+    link = summary.locator("a[href='#points']")
+    link.click()
+    points = page.locator("#entry input[name=points]")
+    assert points.evaluate(IN_VIEW)
+    if javascript:
+        expect(points).to_be_focused()
+
+
+LONG = [
+    "Anna-Katharina Zurbrigge",
+    "Bartholomäus Imboden-Ruf",
+    "Claudia Summermatter-Ab",
+    "Dorothea Kalbermatten-Z",
+    "Ernst-Ulrich Schmidhalte",
+    "Franziska Bumann-Heinzm",
+    "Gabriel Zimmermann-Imst",
+    "Hildegard Furrer-Jossen",
+]
+
+
+@pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
+@pytest.mark.parametrize("game", ["troggen", "doppen", "troggu"])
+def test_names_of_24_letters_are_never_cut(
+    game: str, size: tuple[int, int], open_page: OpenPage, live_server: LiveServer
+) -> None:
+    """Six players (three in Doppen, eight in Troggu) with long names, a hand saved."""
+    names = {"troggen": LONG[:6], "doppen": LONG[:3], "troggu": LONG}[game]
+    assert all(len(n) <= 24 for n in names)
+    body: dict[str, Any] = {"game": game, "players": names}
+    hand: dict[str, Any] = {"contract": "dreier", "soloist": names[0], "points": 40}
+    if game == "troggu":
+        body["variant"] = "visp"
+        hand = {"contract": "normal", "declarer": names[0], "partner": names[2], "points": 64}
+    elif game == "troggen":
+        hand = {"contract": "einfach", "bidder": names[0], "partner": names[2], "points": 41}
+    evening = int(live_server.api("POST", "/evenings", body)["id"])
+    number = live_server.hand(evening, hand)
+    page = open_page("de", size)
+    page.goto(f"/evenings/{evening}?saved={number}")
+    expect(page.locator("section.saved")).to_be_visible()
+    contract = {"troggen": "einfach", "doppen": "dreier", "troggu": "normal"}[game]
+    target(page, ("choose", "contract", contract)).click()
+    shot(page, f"names-{game}-{SIZE_IDS[SIZES.index(size)]}")
+    assert not page.evaluate(CUT_NAMES)
+    assert not problems_on(page)
+
+
+def test_eisten_stalden_preview_gives_what_saving_gives(
+    open_page: OpenPage, live_server: LiveServer
+) -> None:
+    """The live result shows each winner's Strich, as the receipt does after saving."""
+    body = {"game": "troggu", "variant": "eisten-stalden", "players": SEVEN[:6]}
+    evening = int(live_server.api("POST", "/evenings", body)["id"])
+    page = open_page("de", LANDSCAPE)
+    page.goto(f"/evenings/{evening}")
+    for player in ("Anna", "Dani", "Fritz"):
+        page.locator(f"#entry label.choice:has(input[name=team][value='{player}'])").click()
+    for digit in "60":
+        page.locator(f"#entry .keypad button[data-key='{digit}']").click()
+    preview = page.locator("#entry .preview .deltas")
+    expect(preview).to_contain_text(re.compile(r"Anna\s*\+1"))
+    live = preview.inner_text()
+    page.locator("#entry .save-bar button[type=submit]").click()
+    expect(page.locator("section.saved")).to_be_visible()
+    assert page.locator("section.saved .deltas").inner_text() == live
+
+
+def test_undo_counts_down_and_the_next_hand_says_why_its_number(
+    open_page: OpenPage, live_server: LiveServer
+) -> None:
+    """The Undo button shows its seconds; after it, the next hand's heading explains."""
+    evening = int(live_server.api("POST", "/evenings", {"game": "troggen", "players": FIVE})["id"])
+    live_server.hand(
+        evening, {"contract": "einfach", "bidder": "Anna", "partner": "Bert", "points": 41}
+    )
+    number = live_server.hand(
+        evening, {"contract": "einfach", "bidder": "Bert", "partner": "Clara", "points": 30}
+    )
+    page = open_page("de", PORTRAIT)
+    page.goto(f"/evenings/{evening}?saved={number}")
+    undo = page.locator("form.undo button")
+    expect(undo).to_contain_text(re.compile(r"\(\d+ s\)"))
+    first = int(re.findall(r"\((\d+) s\)", undo.inner_text())[0])
+    expect(undo).not_to_contain_text(f"({first} s)", timeout=3_000)
+    undo.click()
+    heading = page.locator("#entry-title")
+    expect(heading).to_have_text("Runde 3")
+    expect(page.locator("#entry .hint").first).to_contain_text("Runde 2")
+
+
+def test_the_card_counter_opens_over_a_half_entered_hand(
+    open_page: OpenPage, live_server: LiveServer
+) -> None:
+    """Counting keeps the hand typed so far, and its result can go into the points."""
+    evening = int(live_server.api("POST", "/evenings", {"game": "doppen", "players": THREE})["id"])
+    page = open_page("de", PHONE)
+    page.goto(f"/evenings/{evening}")
+    target(page, ("choose", "contract", "dreier")).click()
+    target(page, ("choose", "soloist", "Anne")).click()
+    opener = page.locator("#entry [data-open-dialog=counter]")
+    assert page.locator("#entry a[target=_blank]").count() == 0
+    opener.click()
+    dialog = page.locator("dialog#counter")
+    expect(dialog).to_be_visible()
+    take = dialog.locator("[data-take]")
+    dialog.locator("input[name='soloist.fives']").fill("4")
+    dialog.locator("button[type=submit]").click()
+    expect(dialog.locator(".error").first).to_be_visible()
+    expect(take).to_be_hidden()
+    soloist = {"fives": 4, "fours": 2, "threes": 2, "twos": 3, "ones": 9, "cards": 20}
+    opponents = {"fives": 3, "fours": 2, "threes": 2, "twos": 1, "ones": 26, "cards": 34}
+    for side, counts in (("soloist", soloist), ("opponents", opponents)):
+        for kind, count in counts.items():
+            dialog.locator(f"input[name='{side}.{kind}']").fill(str(count))
+    dialog.locator("button[type=submit]").click()
+    expect(take).to_be_visible()
+    take.click()
+    expect(dialog).to_be_hidden()
+    expect(page.locator("#entry input[name=soloist][value=Anne]")).to_be_checked()
+    expect(page.locator("#entry input[name=points]")).to_have_value("36")
+    assert page.url.endswith(f"/evenings/{evening}")
