@@ -70,6 +70,15 @@
         if (!isNaN(n)) { sum += n; }
       });
       checksum.textContent = checksum.textContent.split(":")[0] + ": " + sum;
+      // The points the players should hold together: the pack's, less the talon's (or
+      // the Tapp's) once typed, as the warning on saving counts them.
+      const total = form.querySelector("[data-checksum-total]");
+      if (!total) { return; }
+      const less = form.querySelector("input[name=" + total.dataset.less + "]");
+      const aside = less ? parseInt(less.value, 10) : NaN;
+      if (!isNaN(aside)) {
+        total.textContent = String(parseInt(total.dataset.checksumTotal, 10) - aside);
+      }
     }
 
     const refresh = debounce(function () {

@@ -196,6 +196,10 @@ def test_misere_checksum_follows_every_digit(
     expect(deltas(preview)).to_have_text(
         ["Anna 0", f"Bert {MINUS}2", f"Clara {MINUS}4", f"Dora {MINUS}2"]
     )
+    # With the talon counted the players should hold the rest: the sum is checked
+    # against that, as the warning on saving counts it.
+    misere.locator("input[name=talon_points]").fill("8")
+    expect(misere.locator(".checksum")).to_contain_text("62 / 62")
     form.locator("button.save").tap()
     banner = page.locator("section.saved")
     shows(banner.locator("h2"), say["saved"], pattern=r"\b1\b")

@@ -364,6 +364,13 @@ def test_the_organiser_correcting_without_a_reason_stays_on_the_correction(
     page = tournament.organiser.post(url, data=typed, headers=EN)
     assert page.status_code == 422
     assert "Say why this finished table is corrected." in page.text
+    # The message sits at the reason's field, which points to it.
+    at_field = re.search(
+        r'id="correction"[^>]*aria-describedby="correction-error"[^>]*>\s*'
+        r'<div id="correction-error">\s*<p class="error"[^>]*>Say why',
+        page.text,
+    )
+    assert at_field is not None
     assert "has played its last hand" not in page.text
     assert 'value="44"' in page.text
     assert re.search(rf'<input checked[^>]*name="bidder"[^>]*value="{bidder}"', page.text)
