@@ -87,13 +87,15 @@
       fetch(form.dataset.preview, { method: "POST", body: new FormData(form),
                                     credentials: "same-origin" })
         .then(function (response) { return response.ok ? response.text() : ""; })
-        .then(function (html) { preview.innerHTML = html; })
+        .then(function (html) { keepUncovered(form, function () { preview.innerHTML = html; }); })
         .catch(function () {
-          preview.innerHTML = "";
-          const note = document.createElement("p");
-          note.className = "preview-title";
-          note.textContent = form.dataset.offlinePreview || "";
-          preview.appendChild(note);
+          keepUncovered(form, function () {
+            preview.innerHTML = "";
+            const note = document.createElement("p");
+            note.className = "preview-title";
+            note.textContent = form.dataset.offlinePreview || "";
+            preview.appendChild(note);
+          });
         });
     }, 250);
     form.addEventListener("input", refresh);
@@ -106,6 +108,17 @@
       const save = form.querySelector("button[type=submit]");
       if (save) { setTimeout(function () { save.disabled = true; }, 0); }
     });
+  }
+
+  // The Save bar grows when its live result takes another line. On a page scrolled to the
+  // form's end the bar then covers what stood just above it: the page moves up as much.
+  function keepUncovered(form, change) {
+    const bar = form.querySelector(".save-bar");
+    const before = bar ? bar.offsetHeight : 0;
+    const atEnd = form.getBoundingClientRect().bottom <= window.innerHeight + 1;
+    change();
+    const grown = bar ? bar.offsetHeight - before : 0;
+    if (atEnd && grown > 0) { window.scrollBy(0, grown); }
   }
 
   // Once the contract is chosen, the rest of the hand comes into view above the Save bar:
