@@ -14,7 +14,7 @@ from sqlalchemy.engine import Engine
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header
 
-from scorekeeper import access, hosts, security
+from scorekeeper import access, addresses, hosts, security
 from scorekeeper.extensions import babel, csrf, db, migrate
 from scorekeeper.schema import MIGRATIONS, upgrade_schema
 
@@ -92,6 +92,7 @@ def create_app(
 
     register_extensions(app)
     security.register(app)
+    addresses.register(app)
     register_blueprints(app)
     hosts.register(app)  # after the others: its check is put before all of theirs
     register_filters(app)

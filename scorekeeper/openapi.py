@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from scorekeeper.addresses import LARGEST
 from scorekeeper.rules import VARIANTS
 from scorekeeper.tournament.openapi import paths as tournament_paths
 from scorekeeper.validation import NAME_LENGTH, TEXT_LENGTH, VOID_LENGTH
@@ -64,6 +65,8 @@ PLAYERS = {
     "maxItems": max(v.max_players for v in VARIANTS.values()),
     "items": NAME,
 }
+#: A player named or left out (null: the rotation's, or the one stored).
+OPTIONAL_NAME = {"anyOf": [{"type": "string"}, {"type": "null"}]}
 #: A text such as a title or a reason: at most 200 characters, no NUL.
 TEXT = {"type": "string", "maxLength": TEXT_LENGTH, "pattern": r"^[^\x00]*$"}
 
@@ -75,8 +78,10 @@ END_POT = {
     "schema": {"enum": ["split", "refund", "carry", ""]},
     "description": "The end-of-evening rule to settle with; left out or empty: the evening's.",
 }
-EVENING_ID = {"name": "evening_id", "in": "path", "required": True, "schema": {"type": "integer"}}
-NUMBER = {"name": "number", "in": "path", "required": True, "schema": {"type": "integer"}}
+#: An id or number in an address: what the database holds (``scorekeeper/addresses.py``).
+STORED = {"type": "integer", "minimum": 0, "maximum": LARGEST}
+EVENING_ID = {"name": "evening_id", "in": "path", "required": True, "schema": STORED}
+NUMBER = {"name": "number", "in": "path", "required": True, "schema": STORED}
 IDEMPOTENCY = {
     "name": "Idempotency-Key",
     "in": "header",
@@ -342,7 +347,7 @@ def spec() -> dict[str, Any]:
                         "game": {"enum": games},
                         "variant": {"enum": variants},
                         "players": PLAYERS,
-                        "first_dealer": {"type": "string"},
+                        "first_dealer": OPTIONAL_NAME,
                         "title": TEXT,
                         "place": TEXT,
                         "date": {"type": "string", "format": "date"},
@@ -358,7 +363,7 @@ def spec() -> dict[str, Any]:
                         "title": TEXT,
                         "place": TEXT,
                         "date": {"anyOf": [{"type": "string", "format": "date"}, {"type": "null"}]},
-                        "first_dealer": {"type": "string"},
+                        "first_dealer": OPTIONAL_NAME,
                         "options": {"type": "object", "additionalProperties": {"type": "string"}},
                     },
                 },
@@ -366,7 +371,7 @@ def spec() -> dict[str, Any]:
                     "type": "object",
                     "required": ["players"],
                     "additionalProperties": False,
-                    "properties": {"players": PLAYERS, "dealer": {"type": "string"}},
+                    "properties": {"players": PLAYERS, "dealer": OPTIONAL_NAME},
                 },
                 "Hand": {
                     "type": "object",

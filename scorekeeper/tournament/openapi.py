@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from scorekeeper.addresses import LARGEST
 from scorekeeper.standings import SCORINGS
 from scorekeeper.tournament.setup import (
     MAX_DEALS,
@@ -56,14 +57,11 @@ NAME_RULES = (
     "another player."
 )
 
-TOURNAMENT_ID = {
-    "name": "tournament_id",
-    "in": "path",
-    "required": True,
-    "schema": {"type": "integer"},
-}
-ROUND = {"name": "number", "in": "path", "required": True, "schema": {"type": "integer"}}
-START_NUMBER = {"name": "number", "in": "path", "required": True, "schema": {"type": "integer"}}
+#: An id or number in an address: what the database holds (``scorekeeper/addresses.py``).
+STORED = {"type": "integer", "minimum": 0, "maximum": LARGEST}
+TOURNAMENT_ID = {"name": "tournament_id", "in": "path", "required": True, "schema": STORED}
+ROUND = {"name": "number", "in": "path", "required": True, "schema": STORED}
+START_NUMBER = {"name": "number", "in": "path", "required": True, "schema": STORED}
 CODE = {
     "name": "code",
     "in": "path",
