@@ -38,8 +38,9 @@ def migrate() -> None:
 @click.option("--host", required=True, help="the address the server listens on")
 @click.option("--port", type=int, required=True, help="the port the server listens on")
 @click.option("--timeout", type=int, required=True, help="the workers' timeout in seconds")
+@click.option("--print-timeout", type=int, help="the printouts' workers' (default: --timeout)")
 @with_appcontext
-def front_config(host: str, port: int, timeout: int) -> None:
+def front_config(host: str, port: int, timeout: int, print_timeout: int | None) -> None:
     """Write the front's configuration for a server (``scorekeeper/front.py``) and print
     its path; the workers' socket path is in the file ``socket`` beside it."""
     from scorekeeper import front
@@ -47,7 +48,8 @@ def front_config(host: str, port: int, timeout: int) -> None:
     app = current_app
     limit = int(app.config["MAX_CONTENT_LENGTH"] or 0)
     routes = [(rule.rule, rule.methods or ()) for rule in app.url_map.iter_rules()]
-    click.echo(str(front.write(Path(app.instance_path), host, port, timeout, limit, routes)))
+    path = front.write(Path(app.instance_path), host, port, timeout, limit, routes, print_timeout)
+    click.echo(str(path))
 
 
 @click.command("recompute")

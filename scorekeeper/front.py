@@ -194,7 +194,7 @@ http {{
 
         location ~ \\.pdf$ {{
             proxy_pass http://printouts;
-{proxy}
+{print_proxy}
         }}
     }}
 }}
@@ -291,10 +291,12 @@ def write(
     timeout: int,
     body_max: int,
     routes: Iterable[tuple[str, Iterable[str]]] = (),
+    print_timeout: int | None = None,
 ) -> Path:
     """Write the front's configuration and error pages for the server on ``host:port``
-    whose workers time out after ``timeout`` seconds and serve ``routes`` (rules and
-    methods, for the ``Allow`` of the front's own 405); returns the configuration file.
+    whose workers time out after ``timeout`` seconds (the printouts' after
+    ``print_timeout``, by default the same) and serve ``routes`` (rules and methods, for
+    the ``Allow`` of the front's own 405); returns the configuration file.
     The workers' socket path is written beside it, in ``socket``, and the printouts'
     workers' in ``print-socket``."""
     run = run_folder(instance, port)
@@ -326,6 +328,9 @@ def write(
         print_socket=print_sock,
         # A worker is stopped after ``timeout`` s; nginx waits a little longer to see it.
         proxy=PROXY.format(connect=timeout, upstream=timeout + 5),
+        print_proxy=PROXY.format(
+            connect=print_timeout or timeout, upstream=(print_timeout or timeout) + 5
+        ),
         error_pages="\n".join(pages) + "\n",
         allow=allow_map(routes),
     )

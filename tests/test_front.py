@@ -42,6 +42,13 @@ def test_the_configuration_is_one_nginx_accepts(tmp_path: Path) -> None:
     assert checked.returncode == 0, checked.stderr
 
 
+def test_printouts_may_take_longer_than_the_tablets_requests(tmp_path: Path) -> None:
+    text = front.write(tmp_path, "0.0.0.0", 5000, 60, LIMIT, print_timeout=300).read_text()
+    tablets, printouts = text.split("location ~ \\.pdf$")
+    assert "proxy_read_timeout 65s;" in tablets
+    assert "proxy_read_timeout 305s;" in printouts
+
+
 def test_an_ipv6_wildcard_takes_ipv4_too(tmp_path: Path) -> None:
     assert front.listen_address("::", 5000) == ("[::]:5000", " ipv6only=off")
     assert front.listen_address("::1", 80) == ("[::1]:80", "")
