@@ -36,7 +36,6 @@ from __future__ import annotations
 import argparse
 import http.client
 import json
-import os
 import random
 import re
 import statistics
@@ -54,7 +53,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
 
-from slow_clients import serving  # noqa: E402
+from slow_clients import server_options, serving  # noqa: E402
 
 PASSWORD = "afternoon-password"
 #: Target for the tablets' requests (saving a hand, reloading the table screen).
@@ -390,10 +389,7 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=200)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--think", type=float, nargs=2, default=(0.5, 2.0), metavar=("MIN", "MAX"))
-    parser.add_argument("--workers", type=int, default=(os.cpu_count() or 1) + 1)
-    parser.add_argument(
-        "--start", default=str(ROOT / "scripts" / "start"), help="the server's start command"
-    )
+    server_options(parser)
     args = parser.parse_args()
     with (
         tempfile.TemporaryDirectory() as tmp,

@@ -35,7 +35,7 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -45,13 +45,12 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
 
 from bare import BARE_HANDS  # noqa: E402
-from slow_clients import SlowClients  # noqa: E402
+from slow_clients import PLAYERS, SlowClients, hand  # noqa: E402
 
 from scorekeeper import create_app  # noqa: E402
 from scorekeeper.extensions import db  # noqa: E402
 from scorekeeper.models import Hand  # noqa: E402
 
-PLAYERS = ["Anna", "Bert", "Clara", "Dora", "Emil"]
 #: Evenings the hands are spread over (a hall of tables), each starting with 50 hands.
 EVENINGS = 400
 BEFORE = 50
@@ -68,17 +67,6 @@ COLD = 20
 #: Slow connections open for the last two lines: trickling headers, trickling a body.
 SLOW_HEADERS = 50
 SLOW_BODIES = 50
-
-
-def hand(i: int) -> dict[str, object]:
-    """A bid hand of a five-player table, different for each ``i``."""
-    return {
-        "contract": ["einfach", "einfach", "doppelt", "ohne"][i % 4],
-        "bidder": PLAYERS[i % 5],
-        "partner": PLAYERS[(i + 2) % 5],
-        "points": 15 + (i * 7) % 45,
-        "last_trick": ["none", "none", "none", "pagat_won"][i % 4],
-    }
 
 
 def build(url: str, folder: Path) -> tuple[int, int]:
@@ -205,19 +193,8 @@ def compare(
     wrk(*ours, seconds=1)
     if warm is not None:
         wrk(*warm, seconds=WARM_SECONDS)
-    rates: tuple[list[float], list[float]] = ([], [])
-    for run in range(RUNS):
-        order = [(0, bare), (1, ours)] if run % 2 == 0 else [(1, ours), (0, bare)]
-        for index, args in order:
-            rates[index].append(wrk(*args))
-    bare_rate, our_rate = statistics.median(rates[0]), statistics.median(rates[1])
-    ratio = our_rate / bare_rate
-    verdict = "meets" if ratio >= target else "MISSES"
-    runs = " ".join(f"{b:.0f}/{o:.0f}" for b, o in zip(*rates, strict=True))
-    return (
-        f"{name:<32} {bare_rate:>8.0f} {our_rate:>8.0f} {ratio:>6.0%}  "
-        f"{verdict} the {target:.0%} target (runs, bare/ours: {runs})"
-    )
+    rates = alternating(lambda: wrk(*bare), lambda: wrk(*ours))
+    return ratio_line(name, rates, target, "bare/ours")
 
 
 def with_slow(name: str, url: str, args: list[str], target: float) -> str:
@@ -225,28 +202,45 @@ def with_slow(name: str, url: str, args: list[str], target: float) -> str:
     line of the results table (the first column is the run without them)."""
     port = int(url.rsplit(":", 1)[1])
     wrk(*args, seconds=1)
+
+    def slowed() -> float:
+        with SlowClients(
+            "127.0.0.1",
+            port,
+            headers=SLOW_HEADERS,
+            bodies=SLOW_BODIES,
+            interval=1.0,
+            seconds=SECONDS * 3,
+        ):
+            return wrk(*args)
+
+    rates = alternating(lambda: wrk(*args), slowed)
+    return ratio_line(name, rates, target, "without/with")
+
+
+def alternating(
+    first: Callable[[], float], second: Callable[[], float]
+) -> tuple[list[float], list[float]]:
+    """``RUNS`` runs of each, their order swapped every run, so a busy moment of the
+    machine hits both alike."""
     rates: tuple[list[float], list[float]] = ([], [])
     for run in range(RUNS):
-        for slow in (False, True) if run % 2 == 0 else (True, False):
-            if not slow:
-                rates[0].append(wrk(*args))
-                continue
-            with SlowClients(
-                "127.0.0.1",
-                port,
-                headers=SLOW_HEADERS,
-                bodies=SLOW_BODIES,
-                interval=1.0,
-                seconds=SECONDS * 3,
-            ):
-                rates[1].append(wrk(*args))
-    plain, slowed = statistics.median(rates[0]), statistics.median(rates[1])
-    ratio = slowed / plain
+        order = [(0, first), (1, second)] if run % 2 == 0 else [(1, second), (0, first)]
+        for index, measure in order:
+            rates[index].append(measure())
+    return rates
+
+
+def ratio_line(name: str, rates: tuple[list[float], list[float]], target: float, pairs: str) -> str:
+    """The line of the results table: both medians, the second over the first against
+    ``target``, and every run's pair."""
+    base, measured = statistics.median(rates[0]), statistics.median(rates[1])
+    ratio = measured / base
     verdict = "meets" if ratio >= target else "MISSES"
-    runs = " ".join(f"{p:.0f}/{s:.0f}" for p, s in zip(*rates, strict=True))
+    runs = " ".join(f"{b:.0f}/{m:.0f}" for b, m in zip(*rates, strict=True))
     return (
-        f"{name:<32} {plain:>8.0f} {slowed:>8.0f} {ratio:>6.0%}  "
-        f"{verdict} the {target:.0%} target (runs, without/with: {runs})"
+        f"{name:<32} {base:>8.0f} {measured:>8.0f} {ratio:>6.0%}  "
+        f"{verdict} the {target:.0%} target (runs, {pairs}: {runs})"
     )
 
 

@@ -344,6 +344,14 @@ def serving(command: list[str], folder: Path, workers: int) -> Iterator[int]:
             process.wait()
 
 
+def server_options(parser: argparse.ArgumentParser) -> None:
+    """``--workers`` and ``--start``: the server ``serving`` starts."""
+    parser.add_argument("--workers", type=int, default=(os.cpu_count() or 1) + 1)
+    parser.add_argument(
+        "--start", default=str(ROOT / "scripts" / "start"), help="the server's start command"
+    )
+
+
 def build(port: int, hands: int) -> int:
     """A five-player evening of ``hands`` hands, recorded through the API; its id."""
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
@@ -378,10 +386,7 @@ def main() -> None:
     parser.add_argument("--interval", type=float, default=2.0, help="seconds between bytes")
     parser.add_argument("--count", type=int, default=20, help="hands and screens timed")
     parser.add_argument("--pdf", action="store_true", help="measure the printout instead")
-    parser.add_argument("--workers", type=int, default=(os.cpu_count() or 1) + 1)
-    parser.add_argument(
-        "--start", default=str(ROOT / "scripts" / "start"), help="the server's start command"
-    )
+    server_options(parser)
     args = parser.parse_args()
     with (
         tempfile.TemporaryDirectory() as tmp,

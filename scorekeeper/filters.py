@@ -15,6 +15,7 @@ from babel.numbers import format_decimal
 from flask import Flask
 from flask_babel import format_date, format_datetime, format_time, get_locale
 
+from scorekeeper.chart import signed
 from scorekeeper.rules.base import msg
 from scorekeeper.serialize import text
 
@@ -34,15 +35,6 @@ SOURCES = {
     "restore": msg("restored from a backup"),
     "anonymise": msg("a name anonymised"),
 }
-
-
-def signed(value: int) -> str:
-    """An amount with its sign, +12 or 0, and a real minus sign that reads well from afar."""
-    if value > 0:
-        return f"+{value}"
-    if value < 0:
-        return f"\u2212{-value}"
-    return "0"
 
 
 def number_locale() -> str:

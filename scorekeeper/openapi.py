@@ -8,18 +8,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from scorekeeper.addresses import LARGEST
+from scorekeeper import openapi_parts
+from scorekeeper.openapi_parts import NOT_BLANK, STORED, TEXT, json_answer
 from scorekeeper.rules import VARIANTS
 from scorekeeper.tournament.openapi import paths as tournament_paths
-from scorekeeper.validation import NAME_LENGTH, TEXT_LENGTH, VOID_LENGTH
+from scorekeeper.validation import NAME_LENGTH, VOID_LENGTH
 
 
 def _ref(name: str) -> dict[str, str]:
     return {"$ref": f"#/components/schemas/{name}"}
 
 
-def _json(schema: dict[str, Any], description: str) -> dict[str, Any]:
-    return {"description": description, "content": {"application/json": {"schema": schema}}}
+_json = json_answer
 
 
 ERRORS = {
@@ -40,23 +40,12 @@ ERRORS = {
 
 
 def across_fields(rules: str) -> dict[str, Any]:
-    """The ``422`` of an operation whose body can fit its schema and still break a rule
-    that spans fields or depends on what is stored (``x-across-fields`` marks it, so that
-    a client generating requests from the document knows to expect it; the CI check
-    ``tests/server/test_api_contract.py`` allows a 422 there and nowhere else)."""
-    return {
-        **_json(_ref("Errors"), f"Rules that span fields or depend on what is stored: {rules}"),
-        "x-across-fields": True,
-    }
+    """The ``422`` of rules across fields, in the evenings' error shape."""
+    return openapi_parts.across_fields(rules, _ref("Errors"))
 
 
 #: A player's name: at most 40 characters, not blank, no NUL (docs/limits.md).
-NAME = {
-    "type": "string",
-    "minLength": 1,
-    "maxLength": NAME_LENGTH,
-    "pattern": r"^[^\x00]*[^\s\x00][^\x00]*$",
-}
+NAME = {**NOT_BLANK, "maxLength": NAME_LENGTH}
 #: The players of a table, in playing order: the smallest table of any game to the
 #: largest; the game's own range is a rule across fields.
 PLAYERS = {
@@ -67,8 +56,6 @@ PLAYERS = {
 }
 #: A player named or left out (null: the rotation's, or the one stored).
 OPTIONAL_NAME = {"anyOf": [{"type": "string"}, {"type": "null"}]}
-#: A text such as a title or a reason: at most 200 characters, no NUL.
-TEXT = {"type": "string", "maxLength": TEXT_LENGTH, "pattern": r"^[^\x00]*$"}
 
 #: The end rule to settle with; left out or empty: the evening's own.
 END_POT = {
@@ -78,8 +65,6 @@ END_POT = {
     "schema": {"enum": ["split", "refund", "carry", ""]},
     "description": "The end-of-evening rule to settle with; left out or empty: the evening's.",
 }
-#: An id or number in an address: what the database holds (``scorekeeper/addresses.py``).
-STORED = {"type": "integer", "minimum": 0, "maximum": LARGEST}
 EVENING_ID = {"name": "evening_id", "in": "path", "required": True, "schema": STORED}
 NUMBER = {"name": "number", "in": "path", "required": True, "schema": STORED}
 IDEMPOTENCY = {
@@ -229,13 +214,7 @@ def spec() -> dict[str, Any]:
                         {
                             "type": "object",
                             "required": ["reason"],
-                            "properties": {
-                                "reason": {
-                                    **TEXT,
-                                    "maxLength": VOID_LENGTH,
-                                    "pattern": r"^[^\x00]*[^\s\x00][^\x00]*$",
-                                }
-                            },
+                            "properties": {"reason": {**NOT_BLANK, "maxLength": VOID_LENGTH}},
                         }
                     ),
                     "responses": {

@@ -15,7 +15,6 @@ from flask import (
     Response,
     current_app,
     flash,
-    jsonify,
     make_response,
     redirect,
     render_template,
@@ -29,7 +28,7 @@ from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from scorekeeper import serialize
 from scorekeeper.access import AccessDeniedError, TooManyAttemptsError
-from scorekeeper.blueprints.api import BadJSONError
+from scorekeeper.blueprints.api import BadJSONError, reply
 from scorekeeper.extensions import db
 from scorekeeper.models import Evening
 from scorekeeper.operations import (
@@ -102,9 +101,7 @@ def wants_json() -> bool:
 
 def json_error(status: int, field: str, message: str) -> Response:
     """The API's error shape with one message."""
-    response = jsonify({"errors": {field: [message]}})
-    response.status_code = status
-    return response
+    return reply({"errors": {field: [message]}}, status)
 
 
 def keep_entry() -> tuple[str, int] | None:
@@ -136,17 +133,11 @@ def refuse(status: int, field: str, message: str) -> Response:
 
 
 def invalid(error: InvalidInputError) -> Response:
-    return json_response({"errors": serialize.errors_json(error.errors)}, 422)
+    return reply({"errors": serialize.errors_json(error.errors)}, 422)
 
 
 def implausible(error: ImplausibleHandError) -> Response:
-    return json_response({"warnings": serialize.errors_json(error.warnings)}, 422)
-
-
-def json_response(data: dict[str, object], status: int) -> Response:
-    response = jsonify(data)
-    response.status_code = status
-    return response
+    return reply({"warnings": serialize.errors_json(error.warnings)}, 422)
 
 
 def bad_json(_error: BadJSONError) -> Response:

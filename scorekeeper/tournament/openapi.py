@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from scorekeeper.addresses import LARGEST
+from scorekeeper import openapi_parts
+from scorekeeper.openapi_parts import NO_NUL, NOT_BLANK, STORED, TEXT, json_answer
 from scorekeeper.standings import SCORINGS
 from scorekeeper.tournament.setup import (
     MAX_DEALS,
@@ -15,9 +16,7 @@ from scorekeeper.tournament.setup import (
 )
 from scorekeeper.validation import NAME_LENGTH, TEXT_LENGTH
 
-
-def _json(schema: dict[str, Any], description: str) -> dict[str, Any]:
-    return {"description": description, "content": {"application/json": {"schema": schema}}}
+_json = json_answer
 
 
 def _body(schema: dict[str, Any], *, required: bool = True) -> dict[str, Any]:
@@ -33,19 +32,11 @@ ERRORS = {
     "422": _json(OBJECT, "Impossible input, a message per field."),
     "429": _json(OBJECT, "Too many wrong passwords or codes from this address: wait."),
 }
-#: No NUL character anywhere; not blank: something besides spaces (docs/limits.md).
-NO_NUL = r"^[^\x00]*$"
-NOT_BLANK = {"type": "string", "minLength": 1, "pattern": r"^[^\x00]*[^\s\x00][^\x00]*$"}
-TEXT = {"type": "string", "maxLength": TEXT_LENGTH, "pattern": NO_NUL}
 
 
 def across_fields(rules: str) -> dict[str, Any]:
-    """A ``422`` for rules that span fields or depend on what is stored (see
-    ``scorekeeper.openapi.across_fields``)."""
-    return {
-        **_json(OBJECT, f"Rules that span fields or depend on what is stored: {rules}"),
-        "x-across-fields": True,
-    }
+    """The ``422`` of rules across fields, in the tournaments' error shape."""
+    return openapi_parts.across_fields(rules, OBJECT)
 
 
 SETUP_RULES = (
@@ -57,8 +48,6 @@ NAME_RULES = (
     "another player."
 )
 
-#: An id or number in an address: what the database holds (``scorekeeper/addresses.py``).
-STORED = {"type": "integer", "minimum": 0, "maximum": LARGEST}
 TOURNAMENT_ID = {"name": "tournament_id", "in": "path", "required": True, "schema": STORED}
 ROUND = {"name": "number", "in": "path", "required": True, "schema": STORED}
 START_NUMBER = {"name": "number", "in": "path", "required": True, "schema": STORED}

@@ -7,12 +7,14 @@ they are about, and none of those shows in a test client inside one process.
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import re
 import signal
 import socket
 import subprocess
+import sys
 import time
 import urllib.error
 import urllib.parse
@@ -22,13 +24,23 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.cookiejar import CookieJar
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
 
 START = Path(__file__).resolve().parents[2] / "scripts" / "start"
+BENCH = START.parents[1] / "bench"
 #: How long a server may take to answer after its start (imports, the schema check).
 READY_SECONDS = 30
+
+
+def bench_module(name: str) -> ModuleType:
+    """A harness of ``bench/`` (the tests drive the hall as the benchmarks do); the
+    benchmarks import each other by name, so their folder goes on the path."""
+    if str(BENCH) not in sys.path:
+        sys.path.insert(0, str(BENCH))
+    return importlib.import_module(name)
 
 
 @dataclass

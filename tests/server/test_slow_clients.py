@@ -4,36 +4,18 @@ hands and table screens at once (``bench/slow_clients.py``, ``docs/server.md``).
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 import time
-from pathlib import Path
-from types import ModuleType
 from urllib.parse import urlsplit
 
-from tests.server.conftest import StartServer, Tablet
+from tests.server.conftest import StartServer, Tablet, bench_module
 
-ROOT = Path(__file__).resolve().parents[2]
 #: Slowest answer allowed with the slow connections open. Measured on 2 cores: 0.1 s at
 #: most (bench/slow_clients.py); without the front every request waited until it gave up.
 BOUND_SECONDS = 2.0
 
 
-def harness() -> ModuleType:
-    """``bench/slow_clients.py``, which opens the slow connections."""
-    spec = importlib.util.spec_from_file_location(
-        "slow_clients", ROOT / "bench" / "slow_clients.py"
-    )
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("slow_clients", module)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_slow_clients_hold_up_no_hand_and_no_table_screen(start_server: StartServer) -> None:
-    slow = harness()
+    slow = bench_module("slow_clients")
     server = start_server(workers=3, threads=1)
     port = urlsplit(server.url).port
     assert port is not None
