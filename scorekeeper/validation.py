@@ -146,8 +146,16 @@ def read_players(
 def read_member(
     value: object, players: Sequence[str], errors: ErrorCollector, field: str
 ) -> str | None:
-    """One of ``players`` (compared like names are), or None when not given."""
-    if value is None or value == "":
+    """One of ``players`` (compared like names are), or None when not given.
+
+    Without ``players`` (their list was refused, and says so) nothing is compared: "Anna
+    is not at the table" would blame a name that stands in that list.
+
+    >>> errors = ErrorCollector()
+    >>> read_member("Anna", (), errors, "first_dealer"), errors.errors
+    (None, {})
+    """
+    if value is None or value == "" or not players:
         return None
     if isinstance(value, str):
         for player in players:

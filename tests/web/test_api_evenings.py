@@ -204,6 +204,18 @@ def test_bad_evening_is_refused_and_nothing_is_stored(
     assert snapshot() == before
 
 
+def test_a_refused_list_of_players_is_the_only_complaint_about_them(client: FlaskClient) -> None:
+    # The first dealer stands in the list; blaming them as "not at the table" would send
+    # the player looking for a mistake that is not there.
+    players = ["Anna", "Bert", "Clara", "Dora", "Emil", "Fritz"]
+    body = {"game": "doppen", "players": players, "first_dealer": "Anna"}
+    response = client.post("/api/v1/evenings", json=body, headers={"Accept-Language": "en"})
+    assert response.status_code == 422
+    assert response.json == {
+        "errors": {"players": ["This game is played by 3 to 4 players, not 6."]}
+    }
+
+
 def test_malformed_json_is_400(client: FlaskClient, snapshot: Snapshot) -> None:
     before = snapshot()
     response = client.post("/api/v1/evenings", data="{", content_type="application/json")
