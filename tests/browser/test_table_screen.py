@@ -11,6 +11,7 @@ form hides under the bar. The figures are written to ``bench/taps.md`` and
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
@@ -228,10 +229,12 @@ RUNS: list[Run] = []
 
 def shot(page: Page, name: str) -> None:
     """The viewport as the player sees it, to look at (test-artifacts is git-ignored); the
-    few in KEEP also as small JPEGs beside the figures in bench/."""
+    few in KEEP also as small JPEGs beside the figures in bench/, when asked for with
+    ``SCOREKEEPER_KEEP_SCREENS=1`` (a screen shows the clock, so every run would change
+    the files the repository keeps)."""
     SCREENS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENS / f"{name}.png"), animations="disabled", caret="hide")
-    if name in KEEP:
+    if name in KEEP and os.environ.get("SCOREKEEPER_KEEP_SCREENS") == "1":
         KEPT.mkdir(exist_ok=True)
         path = str(KEPT / f"{name}.jpg")
         page.screenshot(path=path, type="jpeg", quality=40, animations="disabled", caret="hide")
