@@ -21,7 +21,7 @@ from random import Random
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from scorekeeper.draw import (
+from scorekeeper.core.draw import (
     Draw,
     TablePlan,
     count_repeated_pairs,

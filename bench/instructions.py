@@ -8,7 +8,7 @@ in one process, with ``valgrind --tool=cachegrind`` (Debian's ``valgrind``):
 - 40 five-player Troggen evenings of 50 hands, hands recorded into them in turn;
 - ours as three app instances taking turns, as the three workers of ``scripts/start`` do:
   each keeps its own evenings and catches up on the hands the others recorded;
-- the workers' garbage collection as the server sets it (``scorekeeper.gunicorn_config``).
+- the workers' garbage collection as the server sets it (``scorekeeper.server.gunicorn_config``).
 
 Each side runs twice, with 50 and with 200 timed hands after every app has read every
 evening once; the difference over 150 hands leaves out starting and warming up. Counted are
@@ -57,7 +57,7 @@ def child(side: str, folder: Path, timed: int) -> None:
 
     from server import hand
 
-    from scorekeeper import gunicorn_config
+    from scorekeeper.server import gunicorn_config
 
     first = int((folder / "first").read_text())
     url = f"sqlite:///{folder / 'bench.sqlite'}"

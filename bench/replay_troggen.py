@@ -21,11 +21,11 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from scorekeeper.ledger import HandRecord, replay
-from scorekeeper.rules import get_variant
-from scorekeeper.rules.base import Table
-from scorekeeper.rules.options import parse_options
-from scorekeeper.settlement import settle
+from scorekeeper.core.ledger import HandRecord, replay
+from scorekeeper.core.rules import get_variant
+from scorekeeper.core.rules.base import Table
+from scorekeeper.core.rules.options import parse_options
+from scorekeeper.core.settlement import settle
 
 SEED = 20151
 PLAYERS = ("Anna", "Bert", "Clara", "Dora", "Emil")

@@ -48,8 +48,8 @@ from bare import BARE_HANDS  # noqa: E402
 from slow_clients import PLAYERS, SlowClients, hand  # noqa: E402
 
 from scorekeeper import create_app  # noqa: E402
-from scorekeeper.extensions import db  # noqa: E402
-from scorekeeper.models import Hand  # noqa: E402
+from scorekeeper.db.extensions import db  # noqa: E402
+from scorekeeper.db.models import Hand  # noqa: E402
 
 #: Evenings the hands are spread over (a hall of tables), each starting with 50 hands.
 EVENINGS = 400

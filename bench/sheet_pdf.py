@@ -23,11 +23,11 @@ from flask_babel import force_locale
 from pypdf import PdfReader
 
 from scorekeeper import create_app, operations
-from scorekeeper.blueprints.exports import sheet_pdf_bytes
-from scorekeeper.extensions import db
-from scorekeeper.handforms import hand_form
-from scorekeeper.presentation import chart
-from scorekeeper.rules import get_variant
+from scorekeeper.core.rules import get_variant
+from scorekeeper.db.extensions import db
+from scorekeeper.web.blueprints.exports import sheet_pdf_bytes
+from scorekeeper.web.hand_forms import hand_form
+from scorekeeper.web.presentation import chart
 
 HANDS = 200
 RUNS = 5

@@ -37,16 +37,16 @@ from flask import Flask, render_template
 from flask.testing import FlaskClient
 
 from scorekeeper import create_app, operations
-from scorekeeper.draw import draw_round, table_plan
-from scorekeeper.extensions import db
-from scorekeeper.models import Evening
-from scorekeeper.serialize import text
-from scorekeeper.standings import TableResult, standings
-from scorekeeper.tournament import rounds as rounds_ops
-from scorekeeper.tournament import setup
-from scorekeeper.tournament.models import Tournament
-from scorekeeper.tournament.results import round_states, tournament_standings
-from scorekeeper.tournament.texts import scoring_rule
+from scorekeeper.core.draw import draw_round, table_plan
+from scorekeeper.core.standings import TableResult, standings
+from scorekeeper.core.standings_texts import scoring_rule
+from scorekeeper.db.extensions import db
+from scorekeeper.db.models import Evening
+from scorekeeper.db.tournament_models import Tournament
+from scorekeeper.operations import tournament_rounds as rounds_ops
+from scorekeeper.operations import tournament_setup
+from scorekeeper.operations.tournament_results import round_states, tournament_standings
+from scorekeeper.web.json_shapes import text
 
 SEED = 20250
 PLAYERS = 200
@@ -58,7 +58,7 @@ CONTRACTS = ("einfach", "einfach", "einfach", "doppelt", "doppelt", "ohne", "geg
 EVENTS = ("none",) * 12 + ("pagat_won", "pagat_lost", "king_won", "king_lost")
 TARGET_DRAW_S = 1.0
 TARGET_PAGE_MS = 100.0
-#: Where the app keeps the tables it has replayed (tournament/results.py).
+#: Where the app keeps the tables it has replayed (scorekeeper/operations/tournament_results.py).
 REPLAY_CACHE = "scorekeeper.replayed_tables"
 
 #: The bare baseline: the standings' rows as a plain table, nothing else.
@@ -139,7 +139,7 @@ def run_tournament(app: Flask, client: FlaskClient) -> tuple[int, list[dict[str,
     with app.app_context():
         tournament = db.session.get_one(Tournament, tid)
         for number in range(1, PLAYERS + 1):
-            setup.register(tournament, {"name": f"Spieler {number:03}", "club": "Bern"})
+            tournament_setup.register(tournament, {"name": f"Spieler {number:03}", "club": "Bern"})
         db.session.commit()
         db.session.remove()
     plan = table_plan("troggen")

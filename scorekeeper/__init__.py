@@ -14,9 +14,9 @@ from sqlalchemy.engine import Engine
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header
 
-from scorekeeper import access, addresses, hosts, security
-from scorekeeper.extensions import babel, csrf, db, migrate
-from scorekeeper.schema import MIGRATIONS, upgrade_schema
+from scorekeeper.db.extensions import babel, csrf, db, migrate
+from scorekeeper.db.schema import MIGRATIONS, upgrade_schema
+from scorekeeper.web import access, addresses, hosts, security
 
 LANGUAGES = ("de", "en")
 #: The languages as Babel reads them, parsed once: every answer looks its language up.
@@ -65,7 +65,7 @@ def create_app(
         # tournament day (also the session cookie's lifetime, Flask's being 31 days).
         SESSION_HOURS=16,
         PUBLIC_URL=None,
-        # More names the laptop is reached by (scorekeeper.hosts): a comma-separated text
+        # More names the laptop is reached by (scorekeeper.web.hosts): a comma-separated text
         # or a list; its addresses, localhost and its own names need none.
         HOST_NAMES=(),
         # The session holds the CSRF token: never readable by scripts, never sent along
@@ -98,7 +98,7 @@ def create_app(
     register_filters(app)
     register_commands(app)
     # Behind scripts/start's front the tablet's address is the one the front names.
-    from scorekeeper.front import TrustedFront
+    from scorekeeper.server.front import TrustedFront
 
     app.wsgi_app = TrustedFront(app.wsgi_app)  # type: ignore[method-assign]
     if app.config["AUTO_MIGRATE"]:
@@ -136,8 +136,8 @@ def browser_locale(header: str) -> Locale:
 
 def register_extensions(app: Flask) -> None:
     """Bind the extensions to this app (the models first, so the metadata has every table)."""
-    import scorekeeper.models
-    import scorekeeper.tournament.models  # noqa: F401
+    import scorekeeper.db.models
+    import scorekeeper.db.tournament_models  # noqa: F401
 
     db.init_app(app)
     migrate.init_app(app, db, directory=str(MIGRATIONS), render_as_batch=True)
@@ -148,10 +148,10 @@ def register_extensions(app: Flask) -> None:
 
 
 def configure_engine(engine: Engine) -> None:
-    """Give ``engine``'s connections their database's settings (``scorekeeper.sqlite``,
-    ``scorekeeper.postgres``): the app's engine, and any other engine that must run as the
+    """Give ``engine``'s connections their database's settings (``scorekeeper.db.sqlite``,
+    ``scorekeeper.db.postgres``): the app's engine, and any other engine that must run as the
     app's does (the benchmark's bare endpoint)."""
-    from scorekeeper import postgres, sqlite
+    from scorekeeper.db import postgres, sqlite
 
     if engine.dialect.name == "sqlite":
         sqlite.configure(engine)
@@ -161,7 +161,7 @@ def configure_engine(engine: Engine) -> None:
 
 def register_blueprints(app: Flask) -> None:
     """The JSON API and the pages."""
-    from scorekeeper.blueprints import (
+    from scorekeeper.web.blueprints import (
         access_pages,
         api,
         backups,
@@ -179,7 +179,7 @@ def register_blueprints(app: Flask) -> None:
         tournament_pdfs,
         tournaments,
     )
-    from scorekeeper.tournament.tables import table_info
+    from scorekeeper.web.tournament_tables import table_info
 
     guard.register(app)
     app.add_template_global(table_info)
@@ -204,13 +204,13 @@ def register_blueprints(app: Flask) -> None:
 
 def register_filters(app: Flask) -> None:
     """Jinja filters for amounts and money."""
-    from scorekeeper import filters
+    from scorekeeper.web import jinja_filters
 
-    filters.register(app)
+    jinja_filters.register(app)
 
 
 def register_commands(app: Flask) -> None:
     """Click commands (``flask --app scorekeeper ...``)."""
-    from scorekeeper import cli
+    from scorekeeper.server import cli
 
     cli.register(app)

@@ -23,7 +23,7 @@ from hypothesis import settings
 from sqlalchemy import Engine, MetaData, create_engine, inspect, select, text
 
 from scorekeeper import create_app
-from scorekeeper.extensions import db
+from scorekeeper.db.extensions import db
 
 # Property tests check rules, not speed: a busy machine pausing one example for a fifth of
 # a second must not fail them (performance is measured under bench/, not asserted here).

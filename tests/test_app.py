@@ -18,9 +18,9 @@ from flask.testing import FlaskCliRunner
 from sqlalchemy import inspect
 
 from scorekeeper import browser_locale, create_app
-from scorekeeper.extensions import db
-from scorekeeper.schema import migration_lock
-from scorekeeper.security import secret_key
+from scorekeeper.db.extensions import db
+from scorekeeper.db.schema import migration_lock
+from scorekeeper.web.security import secret_key
 
 
 @pytest.mark.parametrize(
@@ -103,7 +103,7 @@ def test_sqlite_connections_are_set_for_several_processes(tmp_path: Path) -> Non
 START = """
 import sys
 from scorekeeper import create_app
-from scorekeeper.extensions import db
+from scorekeeper.db.extensions import db
 print("starting", flush=True)
 app = create_app({"DATABASE_URL": sys.argv[1], "SECRET_KEY": "k" * 32}, instance_path=sys.argv[2])
 with app.app_context():

@@ -20,9 +20,10 @@ from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scorekeeper import archive, operations, privacy
-from scorekeeper.extensions import db
-from scorekeeper.models import Evening, Player
+from scorekeeper import operations
+from scorekeeper.db.extensions import db
+from scorekeeper.db.models import Evening, Player
+from scorekeeper.operations import anonymising, evening_archives
 from tests.played import EVENINGS
 
 Snapshot = Callable[[], dict[str, list[tuple[Any, ...]]]]
@@ -409,7 +410,7 @@ def test_a_hand_never_changed_is_stored_as_the_app_stores_it(
         evening = db.session.get(Evening, response.json["id"])
         assert evening is not None
         assert [len(h.revisions) for h in evening.hands] == [0, 2, 2, 0]
-        again = archive.export_evening(evening)
+        again = evening_archives.export_evening(evening)
     assert again["hands"] == exported["hands"]
     assert again["seatings"] == exported["seatings"]
     assert again["settings_revisions"][:-1] == exported["settings_revisions"]
@@ -524,7 +525,7 @@ def test_a_closed_evening_anonymised_later_imports_closed(
     assert client.post(f"/api/v1/evenings/{evening}/close").status_code == 200
     with app.test_request_context(headers=EN):
         bert = db.session.query(Player).filter_by(name="Bert").one()
-        privacy.anonymise_player(bert.id)
+        anonymising.anonymise_player(bert.id)
         db.session.commit()
     data = client.get(f"/api/v1/evenings/{evening}/export").json
     assert [r["source"] for r in data["settings_revisions"]][-2:] == ["api", "anonymise"]
@@ -537,7 +538,7 @@ def test_a_closed_evening_anonymised_later_imports_closed(
         copy_ = db.session.get(Evening, response.json["id"])
         assert copy_ is not None
         assert copy_.closed_at is not None
-        assert archive.stamp(copy_.closed_at) == closing
+        assert evening_archives.stamp(copy_.closed_at) == closing
 
 
 def test_newest_settings_from_before_language_and_closing_import_german_and_open(

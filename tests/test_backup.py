@@ -20,7 +20,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import make_url
 
-from scorekeeper import backup
+from scorekeeper.operations import installation_backups
 from tests.conftest import Fresh, sqlite_only
 from tests.played import EVENINGS, play, results
 
@@ -260,7 +260,7 @@ def test_backup_while_hands_are_recorded(app: Flask, fresh: Fresh, tmp_path: Pat
         while thread.is_alive() and (len(folders) < MAX_BACKUPS or not mid_evening.is_set()):
             begun_mid_evening = first_hand.is_set()
             folder = tmp_path / f"backup-{len(folders)}"
-            backup.write_backup(folder, NOW)
+            installation_backups.write_backup(folder, NOW)
             folders.append(folder)
             if begun_mid_evening:
                 mid_evening.set()
@@ -288,7 +288,7 @@ def test_backup_while_hands_are_recorded(app: Flask, fresh: Fresh, tmp_path: Pat
 
 def test_pg_dump_advice_names_the_database_but_not_its_password() -> None:
     url = make_url("postgresql+psycopg://scorer:geheim@db.local:5432/scorekeeper")
-    advice = backup.pg_dump_advice(url, Path("/mnt/usb"), NOW)
+    advice = installation_backups.pg_dump_advice(url, Path("/mnt/usb"), NOW)
     assert "geheim" not in advice
     assert "pg_dump --format=custom --file=/mnt/usb/scorekeeper-2026-11-21-233000.dump" in advice
     assert "'postgresql://scorer@db.local:5432/scorekeeper'" in advice

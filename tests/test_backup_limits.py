@@ -3,7 +3,7 @@
 A club playing weekly for five years records about 15,000 hands. The backup of such an
 installation, with corrections and voids, is built here in memory through the backup
 module's own export and read functions, and must stay far below the limits that guard a
-restore: ``MAX_CONTENT_LENGTH`` for the upload and ``backup.MAX_JSON_BYTES`` for the
+restore: ``MAX_CONTENT_LENGTH`` for the upload and ``installation_backups.MAX_JSON_BYTES`` for the
 evenings inside a zip. It must also be read back whole, and its evenings restore.
 """
 
@@ -18,13 +18,13 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import insert, select
 
-from scorekeeper import backup
-from scorekeeper.extensions import db
-from scorekeeper.models import Hand, HandRevision, Player
+from scorekeeper.core.rules import get_variant
+from scorekeeper.core.rules.base import Table
+from scorekeeper.core.validation import VOID_LENGTH
+from scorekeeper.db.extensions import db
+from scorekeeper.db.models import Hand, HandRevision, Player
+from scorekeeper.operations import installation_backups
 from scorekeeper.operations.hands import MAX_HANDS
-from scorekeeper.rules import get_variant
-from scorekeeper.rules.base import Table
-from scorekeeper.validation import VOID_LENGTH
 from tests.conftest import Fresh
 
 #: Fifty evenings a year for five years, sixty hands each.
@@ -158,18 +158,18 @@ def test_a_clubs_five_years_fit_a_backup_with_room_to_spare(
     assert five_years(app, client) == 15_000
     with app.app_context():
         buffer = io.BytesIO()
-        assert backup.write_zip(buffer, datetime(2026, 1, 1, tzinfo=UTC)) == EVENINGS
+        assert installation_backups.write_zip(buffer, datetime(2026, 1, 1, tzinfo=UTC)) == EVENINGS
     data = buffer.getvalue()
     with zipfile.ZipFile(io.BytesIO(data)) as z:
-        evenings_json = z.getinfo(backup.JSON_NAME).file_size
+        evenings_json = z.getinfo(installation_backups.JSON_NAME).file_size
     upload_limit = app.config["MAX_CONTENT_LENGTH"]
     # About 1 MB zipped (12 MB of JSON, 5 MB of SQLite) when this was written.
     assert len(data) * ROOM < upload_limit, len(data)
-    assert evenings_json * ROOM < backup.MAX_JSON_BYTES, evenings_json
+    assert evenings_json * ROOM < installation_backups.MAX_JSON_BYTES, evenings_json
     # Even unzipped, the evenings would be a file the restore page takes.
     assert evenings_json * 4 < upload_limit, evenings_json
 
-    archives = backup.read_backup(data)
+    archives = installation_backups.read_backup(data)
     assert len(archives) == EVENINGS
     assert sum(len(a["hands"]) for a in archives) == 15_000
     assert max(len(a["hands"]) for a in archives) <= MAX_HANDS
@@ -181,7 +181,7 @@ def test_a_clubs_five_years_fit_a_backup_with_room_to_spare(
     # installation (each evening replays on import: the data is a real club's).
     elsewhere = fresh()
     with elsewhere.app_context():
-        restored = backup.restore_evenings(archives[::10])
+        restored = installation_backups.restore_evenings(archives[::10])
         db.session.commit()
         assert len(restored.imported) == EVENINGS // 10
         assert {e.game for e in restored.imported} == {"troggen", "doppen", "troggu"}

@@ -7,7 +7,7 @@ from itertools import pairwise
 
 import pytest
 
-from scorekeeper.chart import balance_chart, nice_step, spread
+from scorekeeper.core.chart import balance_chart, nice_step, spread
 
 SVG = "{http://www.w3.org/2000/svg}"
 PLAYERS = ("Anna", "Bert", "Clara", "Dora")

@@ -1,5 +1,5 @@
-"""Statements run on the driver's cursor (``scorekeeper.direct``) read and write exactly what
-SQLAlchemy's own execution reads and writes, on SQLite and on PostgreSQL."""
+"""Statements run on the driver's cursor (``scorekeeper.db.cursor_statements``) read and write
+exactly what SQLAlchemy's own execution reads and writes, on SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
@@ -13,9 +13,9 @@ from sqlalchemy import bindparam, insert, literal, select, text
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
-from scorekeeper.direct import Direct, compile_for
-from scorekeeper.extensions import db
-from scorekeeper.models import Hand, Player
+from scorekeeper.db.cursor_statements import Direct, compile_for
+from scorekeeper.db.extensions import db
+from scorekeeper.db.models import Hand, Player
 from scorekeeper.operations import facts
 
 PLAYER = Player.__table__

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorekeeper.draw import (
+from scorekeeper.core.draw import (
     Draw,
     DrawError,
     TablePlan,
@@ -25,8 +25,8 @@ from scorekeeper.draw import (
     table_plan,
     table_sizes,
 )
-from scorekeeper.rules import VARIANTS, get_variant
-from scorekeeper.rules.base import UnknownVariantError
+from scorekeeper.core.rules import VARIANTS, get_variant
+from scorekeeper.core.rules.base import UnknownVariantError
 
 TROGGEN = table_plan("troggen")
 DOPPEN = table_plan("doppen")

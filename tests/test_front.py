@@ -1,4 +1,4 @@
-"""The front ``scripts/start`` runs before the workers (``scorekeeper.front``): its
+"""The front ``scripts/start`` runs before the workers (``scorekeeper.server.front``): its
 configuration, its own error answers, and the addresses the app sees behind it."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from flask import Flask
 
-from scorekeeper import front
+from scorekeeper.server import front
 
 LIMIT = 100 * 1024 * 1024
 

@@ -1,4 +1,4 @@
-"""The worker settings ``scripts/start`` gives gunicorn (``scorekeeper.gunicorn_config``),
+"""The worker settings ``scripts/start`` gives gunicorn (``scorekeeper.server.gunicorn_config``),
 applied in a process of their own as gunicorn applies them to each worker."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import sys
 
 WORKER = """
 import gc, json, sys
-from scorekeeper import gunicorn_config as config
+from scorekeeper.server import gunicorn_config as config
 default = gc.get_threshold()
 config.post_fork(None, None)
 after_fork = gc.get_threshold()

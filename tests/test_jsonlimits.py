@@ -1,4 +1,4 @@
-"""The nesting scanner (``scorekeeper/jsonlimits.py``): the depth of any JSON text found
+"""The nesting scanner (``scorekeeper/web/json_limits.py``): the depth of any JSON text found
 without parsing it, brackets inside strings and escaped quotes read as the parser reads
 them, and the quick limit check agreeing with the exact depth."""
 
@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scorekeeper import jsonlimits
-from scorekeeper.jsonlimits import MAX_DEPTH, depth, too_deep
+from scorekeeper.web import json_limits
+from scorekeeper.web.json_limits import MAX_DEPTH, depth, too_deep
 
 
 def nesting(value: Any) -> int:
@@ -93,9 +93,9 @@ def test_the_limit_is_inclusive(make: Any) -> None:
     assert not too_deep(make(MAX_DEPTH))
     assert too_deep(make(MAX_DEPTH + 1))
     assert too_deep(make(100_000))
-    jsonlimits.check_body(make(MAX_DEPTH))
-    with pytest.raises(jsonlimits.TooDeepError) as raised:
-        jsonlimits.check_file(make(MAX_DEPTH + 1))
+    json_limits.check_body(make(MAX_DEPTH))
+    with pytest.raises(json_limits.TooDeepError) as raised:
+        json_limits.check_file(make(MAX_DEPTH + 1))
     assert list(raised.value.errors) == ["file"]
 
 

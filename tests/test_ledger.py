@@ -7,10 +7,10 @@ from collections.abc import Mapping
 
 import pytest
 
-from scorekeeper.ledger import HandRecord, replay
-from scorekeeper.rules.base import POT, InvalidHandError, Table
-from scorekeeper.rules.options import parse_options
-from scorekeeper.rules.troggen import TROGGEN
+from scorekeeper.core.ledger import HandRecord, replay
+from scorekeeper.core.rules.base import POT, InvalidHandError, Table
+from scorekeeper.core.rules.options import parse_options
+from scorekeeper.core.rules.troggen import TROGGEN
 
 FOUR = ("A", "B", "C", "D")
 FIVE = ("A", "B", "C", "D", "E")

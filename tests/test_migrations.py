@@ -23,7 +23,7 @@ from sqlalchemy import text
 from sqlalchemy.exc import IntegrityError
 
 from scorekeeper import MIGRATIONS, create_app
-from scorekeeper.extensions import db
+from scorekeeper.db.extensions import db
 from tests.conftest import sqlite_only
 from tests.played import play, results
 

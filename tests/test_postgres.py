@@ -1,4 +1,4 @@
-"""PostgreSQL's connection settings (``scorekeeper.postgres``)."""
+"""PostgreSQL's connection settings (``scorekeeper.db.postgres``)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 from flask import Flask
 from sqlalchemy import text
 
-from scorekeeper.extensions import db
+from scorekeeper.db.extensions import db
 from tests.conftest import SERVER_URL
 
 pytestmark = pytest.mark.skipif(

@@ -12,9 +12,10 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import select
 
-from scorekeeper import access, privacy
-from scorekeeper.extensions import db
-from scorekeeper.models import Player
+from scorekeeper.db.extensions import db
+from scorekeeper.db.models import Player
+from scorekeeper.operations import anonymising
+from scorekeeper.web import access
 from tests.played import play, results
 
 Snapshot = Callable[[], dict[str, list[tuple[Any, ...]]]]
@@ -79,8 +80,8 @@ def test_settlement_per_seat_is_unchanged(app: Flask, client: FlaskClient) -> No
         client.get(f"/api/v1/evenings/{e}/settlement").json["net"] for e in (1, 2, 3, 4, 5, 6)
     ]
     with app.test_request_context(headers=DE):
-        privacy.anonymise_player(player_id(app, "Bert"))
-        privacy.anonymise_player(player_id(app, "Carla"))
+        anonymising.anonymise_player(player_id(app, "Bert"))
+        anonymising.anonymise_player(player_id(app, "Carla"))
         db.session.commit()
     after = [client.get(f"/api/v1/evenings/{e}/settlement").json["net"] for e in (1, 2, 3, 4, 5, 6)]
     for old, new in zip(before, after, strict=True):
@@ -94,10 +95,10 @@ def test_neutral_names_are_unique_in_both_languages(app: Flask, client: FlaskCli
         "/api/v1/evenings", json={"game": "troggen", "players": ["Guest 1", "gast 3", "A", "B"]}
     )
     with app.test_request_context(headers=DE):
-        assert privacy.anonymise_player(player_id(app, "A")) == "Gast 2"
+        assert anonymising.anonymise_player(player_id(app, "A")) == "Gast 2"
         db.session.commit()
     with app.test_request_context(headers={"Accept-Language": "en"}):
-        assert privacy.anonymise_player(player_id(app, "B")) == "Guest 4"
+        assert anonymising.anonymise_player(player_id(app, "B")) == "Guest 4"
         db.session.commit()
 
 
@@ -113,7 +114,7 @@ def test_a_player_called_like_a_rule_word_is_anonymised_safely(
         assert client.post(f"/api/v1/evenings/{evening}/hands", json=body).status_code == 201
     (before,) = results(client).values()
     with app.test_request_context():
-        privacy.anonymise_player(player_id(app, "solo"))
+        anonymising.anonymise_player(player_id(app, "solo"))
         db.session.commit()
     (after,) = results(client).values()
     assert after["evening"]["players"] == ["Guest 1", "normal", "Cara", "Dani"]
@@ -134,7 +135,7 @@ def test_a_renaming_that_would_change_an_amount_changes_nothing(
     evening = client.post("/api/v1/evenings", json=start).json["id"]
     body = {"contract": "normal", "declarer": "Bea", "points": 70}
     assert client.post(f"/api/v1/evenings/{evening}/hands", json=body).status_code == 201
-    monkeypatch.setattr(privacy, "FIXED", frozenset())
+    monkeypatch.setattr(anonymising, "FIXED", frozenset())
     before = snapshot()
     response = client.post(f"/players/{player_id(app, 'normal')}/anonymise", headers=DE)
     assert response.status_code == 303
@@ -144,7 +145,7 @@ def test_a_renaming_that_would_change_an_amount_changes_nothing(
 
 
 def test_free_text_mentions_only_the_whole_name() -> None:
-    renaming = privacy.Renaming("Anna", "Gast 1")
+    renaming = anonymising.Renaming("Anna", "Gast 1")
     assert renaming.text("Anna-Lena, Annabelle und ANNA") == "Anna-Lena, Annabelle und Gast 1"
     assert renaming.data({"points": {"Anna": 3, "Annabelle": 4}, "contract": "Anna"}) == {
         "points": {"Gast 1": 3, "Annabelle": 4},
@@ -223,7 +224,7 @@ def test_a_tournament_entrant_is_anonymised_with_the_standings_unchanged(
     assert response.status_code == 201
     before = client.get(f"/api/v1/tournaments/{tid}/standings").json["standings"]
     with app.app_context():
-        new = privacy.anonymise_player(player_id(app, "Anna Meier (5)"))
+        new = anonymising.anonymise_player(player_id(app, "Anna Meier (5)"))
         db.session.commit()
     entrants = {
         e["number"]: e["name"]

@@ -12,23 +12,17 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "scorekeeper"
-CORE = [
-    *sorted(PACKAGE.joinpath("rules").glob("*.py")),
-    PACKAGE / "ledger.py",
-    PACKAGE / "settlement.py",
-    PACKAGE / "chart.py",
-    PACKAGE / "draw.py",
-    PACKAGE / "standings.py",
-]
+#: The core is its folder (docs/architecture.md "Layers"): whatever lives there is checked.
+CORE = sorted(PACKAGE.joinpath("core").rglob("*.py"))
 #: The seating draw is random by nature (docs/tournaments.md): it may build ``Random(seed)`` from
 #: the seed its caller stores, and use nothing else of ``random`` (no global, unseeded state).
-SEEDED_RANDOM = (PACKAGE / "draw.py",)
+SEEDED_RANDOM = (PACKAGE / "core" / "draw.py",)
 FORBIDDEN = (
     "flask",
     "sqlalchemy",
     "wtforms",
     "weasyprint",
-    "scorekeeper.models",
+    "scorekeeper.db.models",
     "datetime",
     "random",
     "os",
@@ -36,11 +30,40 @@ FORBIDDEN = (
 )
 
 
+#: A calendar day is a value (an evening's date as the table said it); reading the clock is not.
+DATE_VALUE = ("datetime", "datetime.date")
+CLOCK = frozenset({"today", "now", "utcnow", "time"})
+
+
 def is_forbidden(module: str) -> bool:
-    """Whether importing ``module`` (or a submodule of it) breaks the core's purity."""
+    """Whether importing ``module`` (or a submodule of it) breaks the core's purity.
+
+    Of the package itself the core imports only the core: never the database, the
+    operations, the pages or the server.
+    """
+    if module.startswith("scorekeeper.") and not module.startswith("scorekeeper.core"):
+        return True
     return module.split(".")[0].startswith("flask_") or any(
         module == f or module.startswith(f + ".") for f in FORBIDDEN
     )
+
+
+def reads_no_clock(source: str) -> bool:
+    """Whether ``datetime`` appears only as ``from datetime import date``, never asked the time."""
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import) and any(
+            alias.name.split(".")[0] == "datetime" for alias in node.names
+        ):
+            return False
+        if (
+            isinstance(node, ast.ImportFrom)
+            and node.module == "datetime"
+            and [(a.name, a.asname) for a in node.names] != [("date", None)]
+        ):
+            return False
+        if isinstance(node, ast.Attribute) and node.attr in CLOCK:
+            return False
+    return True
 
 
 def imported_modules(source: str, package: str) -> list[str]:
@@ -97,7 +120,10 @@ def package_of(path: Path) -> str:
 def test_core_modules_are_found() -> None:
     """The check covers the whole core, so a new rules module cannot slip past it."""
     names = {p.name for p in CORE}
+    assert len(CORE) >= 20
     assert {
+        "validation.py",
+        "money.py",
         "__init__.py",
         "base.py",
         "troggen.py",
@@ -118,7 +144,24 @@ def test_core_imports_nothing_impure(path: Path) -> None:
     if path in SEEDED_RANDOM:
         assert uses_only_seeded_random(source)
         modules = [m for m in modules if m not in ("random", "random.Random")]
+    if reads_no_clock(source):
+        modules = [m for m in modules if m not in DATE_VALUE]
     assert [m for m in modules if is_forbidden(m)] == []
+
+
+@pytest.mark.parametrize(
+    ("source", "allowed"),
+    [
+        ("from datetime import date\nday = date.fromisoformat(raw)", True),
+        ("from datetime import date\nday = date.today()", False),
+        ("from datetime import datetime", False),
+        ("import datetime", False),
+        ("from datetime import date as d", False),
+    ],
+)
+def test_the_clock_check(source: str, allowed: bool) -> None:
+    """A date as a value passes; the clock, in any spelling, does not."""
+    assert reads_no_clock(source) is allowed
 
 
 @pytest.mark.parametrize(
@@ -142,8 +185,10 @@ def test_the_seeded_random_check(source: str, allowed: bool) -> None:
         ("import flask", "flask"),
         ("from flask_sqlalchemy import SQLAlchemy", "flask_sqlalchemy"),
         ("import sqlalchemy.orm as orm", "sqlalchemy.orm"),
-        ("from scorekeeper import models", "scorekeeper.models"),
-        ("from .. import models", "scorekeeper.models"),
+        ("from scorekeeper.db import models", "scorekeeper.db.models"),
+        ("from ...db import models", "scorekeeper.db.models"),
+        ("from scorekeeper import operations", "scorekeeper.operations"),
+        ("from scorekeeper.web.json_shapes import text", "scorekeeper.web.json_shapes"),
         ("from datetime import datetime", "datetime"),
         ("import random", "random"),
         ("from os import path", "os"),
@@ -154,7 +199,7 @@ def test_the_seeded_random_check(source: str, allowed: bool) -> None:
 )
 def test_the_check_catches(source: str, module: str) -> None:
     """The detector itself finds each kind of forbidden import."""
-    found = imported_modules(source, "scorekeeper.rules")
+    found = imported_modules(source, "scorekeeper.core.rules")
     assert module in [m for m in found if is_forbidden(m)]
 
 
@@ -163,5 +208,5 @@ def test_the_check_catches(source: str, module: str) -> None:
 )
 def test_the_check_allows(source: str) -> None:
     """Relative imports inside the core and look-alike names are not flagged."""
-    found = imported_modules(source, "scorekeeper.rules")
+    found = imported_modules(source, "scorekeeper.core.rules")
     assert [m for m in found if is_forbidden(m)] == []

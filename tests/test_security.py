@@ -14,7 +14,8 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper import create_app, security
+from scorekeeper import create_app
+from scorekeeper.web import security
 
 TEMPLATES = Path(__file__).parents[1] / "templates"
 LONG_SECRET = "x" * security.MIN_SECRET_LENGTH

@@ -9,11 +9,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scorekeeper.ledger import HandRecord, HandResult, Ledger, replay
-from scorekeeper.rules.base import POT, HandScore, ScoreLine, Table, Transfer, msg
-from scorekeeper.rules.options import parse_options
-from scorekeeper.rules.troggen import TROGGEN
-from scorekeeper.settlement import (
+from scorekeeper.core.ledger import HandRecord, HandResult, Ledger, replay
+from scorekeeper.core.rules.base import POT, HandScore, ScoreLine, Table, Transfer, msg
+from scorekeeper.core.rules.options import parse_options
+from scorekeeper.core.rules.troggen import TROGGEN
+from scorekeeper.core.settlement import (
     EXACT_TRANSFER_LIMIT,
     Payment,
     _greedy,

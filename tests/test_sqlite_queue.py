@@ -1,4 +1,4 @@
-"""SQLite's writers' queue (``scorekeeper.sqlite``): one writer at a time, in order, with
+"""SQLite's writers' queue (``scorekeeper.db.sqlite``): one writer at a time, in order, with
 each thread's lock file opened once."""
 
 from __future__ import annotations
@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 from flask import Flask
 
-from scorekeeper import create_app, sqlite
-from scorekeeper.extensions import db
+from scorekeeper import create_app
+from scorekeeper.db import sqlite
+from scorekeeper.db.extensions import db
 
 
 @pytest.fixture

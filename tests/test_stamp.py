@@ -16,7 +16,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import text
 
-from scorekeeper.extensions import db
+from scorekeeper.db.extensions import db
 from scorekeeper.operations import snapshots
 from scorekeeper.operations.facts import Stamp, read_head
 from tests.conftest import PLAYERS4

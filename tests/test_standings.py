@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorekeeper.standings import (
+from scorekeeper.core.standings import (
     RANK_TOP,
     SCORINGS,
     RoundScore,

@@ -1,5 +1,5 @@
-"""The unit of work of a request (``scorekeeper.work``): a plain connection for recording a
-hand into a casual evening, the ORM session for everything else, ending alike."""
+"""The unit of work of a request (``scorekeeper.db.unit_of_work``): a plain connection for
+recording a hand into a casual evening, the ORM session for everything else, ending alike."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from flask.testing import FlaskClient
 from sqlalchemy import event, text
 from sqlalchemy.orm import Session
 
-from scorekeeper import sqlite, work
-from scorekeeper.extensions import db
+from scorekeeper.db import sqlite, unit_of_work
+from scorekeeper.db.extensions import db
 from scorekeeper.operations import snapshots
 from tests.conftest import PLAYERS4, SERVER_URL, sqlite_only
 
@@ -91,8 +91,8 @@ def test_what_the_block_did_not_commit_is_rolled_back(app: Flask) -> None:
     client = app.test_client()
     evening = start(client)
     assert client.post(f"/api/v1/evenings/{evening}/hands", json=HAND).status_code == 201
-    with app.test_request_context(), work.plain() as unit:
-        assert work.current() is unit
+    with app.test_request_context(), unit_of_work.plain() as unit:
+        assert unit_of_work.current() is unit
         unit.connection().execute(
             text("UPDATE hand SET void_reason = 'misdeal' WHERE evening_id = :e"), {"e": evening}
         )
@@ -105,25 +105,25 @@ def test_what_the_block_did_not_commit_is_rolled_back(app: Flask) -> None:
 def test_hooks_run_for_a_plain_unit_as_for_the_session(app: Flask) -> None:
     seen: list[tuple[str, dict[str, object]]] = []
     hooks = [
-        work.when_committed(lambda info: seen.append(("committed", dict(info)))),
-        work.when_rolled_back(lambda info: seen.append(("rolled back", dict(info)))),
-        work.when_ended(lambda info: seen.append(("ended", dict(info)))),
+        unit_of_work.when_committed(lambda info: seen.append(("committed", dict(info)))),
+        unit_of_work.when_rolled_back(lambda info: seen.append(("rolled back", dict(info)))),
+        unit_of_work.when_ended(lambda info: seen.append(("ended", dict(info)))),
     ]
     try:
         with app.test_request_context():
-            with work.plain() as unit:
+            with unit_of_work.plain() as unit:
                 unit.info["mark"] = 1
                 unit.connection().execute(text("SELECT 1"))
                 unit.commit()
-            with work.plain() as unit:
+            with unit_of_work.plain() as unit:
                 unit.info["mark"] = 2
                 unit.connection().execute(text("SELECT 1"))
-            assert work.current() is db.session
+            assert unit_of_work.current() is db.session
             db.session.info["mark"] = 3
             db.session.execute(text("SELECT 1"))
             db.session.commit()
     finally:
-        for registered in (work._committed, work._rolled_back, work._ended):
+        for registered in (unit_of_work._committed, unit_of_work._rolled_back, unit_of_work._ended):
             for hook in hooks:
                 if hook in registered:
                     registered.remove(hook)
@@ -139,7 +139,7 @@ def test_hooks_run_for_a_plain_unit_as_for_the_session(app: Flask) -> None:
 
 @sqlite_only
 def test_a_plain_unit_leaves_sqlites_queue_when_it_rolls_back(app: Flask) -> None:
-    with app.test_request_context(), work.plain() as unit:
+    with app.test_request_context(), unit_of_work.plain() as unit:
         sqlite.begin_writing(unit)
         assert sqlite.QUEUE in unit.info
     done = threading.Event()
@@ -171,12 +171,12 @@ def test_each_statement_commits_on_its_own_until_a_transaction_begins(app: Flask
     for _ in range(2):
         assert client.post(f"/api/v1/evenings/{evening}/hands", json=HAND).status_code == 201
     void = "UPDATE hand SET void_reason = :reason WHERE number = :number"
-    with app.test_request_context(), work.plain(each_statement=True) as unit:
-        assert work.committing_each_statement() is unit
+    with app.test_request_context(), unit_of_work.plain(each_statement=True) as unit:
+        assert unit_of_work.committing_each_statement() is unit
         unit.connection().execute(text(void), {"reason": "misdeal", "number": 1})
         assert stored_reasons(app) == ["misdeal", None]  # committed already
         unit.begin()
-        assert work.committing_each_statement() is None
+        assert unit_of_work.committing_each_statement() is None
         unit.connection().execute(text(void), {"reason": "undo", "number": 2})
     assert stored_reasons(app) == ["misdeal", None]  # the transaction was rolled back
 

@@ -2,7 +2,9 @@
 
 Every write replays the evening before it is kept, so a change that would make any hand
 impossible (a later Kulanz larger than its pot, say) is refused and nothing is stored.
-Views and commands call the names gathered here.
+Views and commands call the names gathered here. Beside evenings and hands the folder
+holds the other writes and whole-installation reads: tournaments (set-up, rounds, results),
+evening archives, installation backups, anonymising a guest and ticking payments off.
 """
 
 from scorekeeper.operations.errors import (

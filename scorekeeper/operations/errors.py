@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from scorekeeper.models import (
-    Evening,
-)
-from scorekeeper.rules.base import (
+from scorekeeper.core.rules.base import (
     ScorekeeperError,
+)
+from scorekeeper.db.models import (
+    Evening,
 )
 
 if TYPE_CHECKING:  # facts.py imports this module

@@ -7,8 +7,24 @@ from typing import Any
 
 from sqlalchemy import select
 
-from scorekeeper.extensions import db
-from scorekeeper.models import (
+from scorekeeper.core.rules import get_variant
+from scorekeeper.core.rules.base import (
+    ErrorCollector,
+    InvalidSettingsError,
+    msg,
+)
+from scorekeeper.core.rules.options import parse_options
+from scorekeeper.core.validation import (
+    name_key,
+    parse_evening,
+    read_date,
+    read_member,
+    read_players,
+    read_text,
+    reject_unknown,
+)
+from scorekeeper.db.extensions import db
+from scorekeeper.db.models import (
     Evening,
     EveningRevision,
     Player,
@@ -18,22 +34,6 @@ from scorekeeper.models import (
 )
 from scorekeeper.operations.errors import StaleVersionError, ensure_open
 from scorekeeper.operations.views import EveningView, checked_view, lock_evening, view
-from scorekeeper.rules import get_variant
-from scorekeeper.rules.base import (
-    ErrorCollector,
-    InvalidSettingsError,
-    msg,
-)
-from scorekeeper.rules.options import parse_options
-from scorekeeper.validation import (
-    name_key,
-    parse_evening,
-    read_date,
-    read_member,
-    read_players,
-    read_text,
-    reject_unknown,
-)
 
 #: Seatings of one evening, the first included. Every read of an evening goes through its
 #: seatings; tables change a handful of times in an evening, and once per hand at most

@@ -17,12 +17,12 @@ from typing import Any, NamedTuple
 
 from sqlalchemy import Connection, Select, and_, bindparam, select
 
-from scorekeeper.direct import Direct
-from scorekeeper.ledger import HandRecord
-from scorekeeper.models import Evening, Hand, Player, Seat, Seating
-from scorekeeper.rules.base import Table
-from scorekeeper.rules.rotation import Seating as SeatingFact
-from scorekeeper.rules.rotation import seating_for
+from scorekeeper.core.ledger import HandRecord
+from scorekeeper.core.rules.base import Table
+from scorekeeper.core.rules.rotation import Seating as SeatingFact
+from scorekeeper.core.rules.rotation import seating_for
+from scorekeeper.db.cursor_statements import Direct
+from scorekeeper.db.models import Evening, Hand, Player, Seat, Seating
 
 EVENING = Evening.__table__
 HAND = Hand.__table__

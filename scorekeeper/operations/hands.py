@@ -8,11 +8,22 @@ from typing import Any, overload
 
 from sqlalchemy import Connection, bindparam, insert, literal
 
-from scorekeeper import ledger as ledger_mod
-from scorekeeper import work
-from scorekeeper.direct import Direct
-from scorekeeper.extensions import db
-from scorekeeper.models import (
+from scorekeeper.core import ledger as ledger_mod
+from scorekeeper.core.rules import get_variant
+from scorekeeper.core.rules.base import (
+    ErrorCollector,
+    HandInput,
+    ImplausibleHandError,
+    InvalidHandError,
+    Table,
+    msg,
+)
+from scorekeeper.core.rules.rotation import seating_for
+from scorekeeper.core.validation import VOID_LENGTH, read_member, text_problem
+from scorekeeper.db import unit_of_work
+from scorekeeper.db.cursor_statements import Direct
+from scorekeeper.db.extensions import db
+from scorekeeper.db.models import (
     Evening,
     Hand,
     HandRevision,
@@ -44,17 +55,6 @@ from scorekeeper.operations.views import (
     table_after,
     take_lock,
 )
-from scorekeeper.rules import get_variant
-from scorekeeper.rules.base import (
-    ErrorCollector,
-    HandInput,
-    ImplausibleHandError,
-    InvalidHandError,
-    Table,
-    msg,
-)
-from scorekeeper.rules.rotation import seating_for
-from scorekeeper.validation import VOID_LENGTH, read_member, text_problem
 
 #: Keys of a hand body that belong to the shell, not to the variant's facts (``correction``:
 #: the organiser's reason for changing a closed tournament table; ``number``: the number a
@@ -213,14 +213,14 @@ def store_hand(new: NewHand, *, source: str) -> NewHand:
     under the lock: an answer made from ``new`` must then be made again from what is
     returned. The evening with the hand is kept once the transaction commits.
 
-    Where each statement commits on its own (``work.Plain``, PostgreSQL), the read took no
+    Where each statement commits on its own (``unit_of_work.Plain``, PostgreSQL), the read took no
     lock and the insert takes it: it waits for any write to the evening under way, then
     compares the stamp with the evening's row as that write left it, and commits the hand
     with the stamp's count of it. Only if the evening changed does a transaction begin,
     for the check under the lock.
     """
     evening_id = new.view.evening.id
-    if (plain := work.committing_each_statement()) is not None:
+    if (plain := unit_of_work.committing_each_statement()) is not None:
         hand_id = add_hand(plain.connection(), new, source=source, query=ADD_HAND_LOCKING)
         if hand_id is not None:
             keep_after_commit(new.view)
@@ -228,7 +228,7 @@ def store_hand(new: NewHand, *, source: str) -> NewHand:
             return new
         plain.begin()
     take_lock(evening_id)
-    connection = work.current().connection()
+    connection = unit_of_work.current().connection()
     hand_id = add_hand(connection, new, source=source)
     if hand_id is None:
         current = current_view(evening_id)

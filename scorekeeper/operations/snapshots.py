@@ -28,8 +28,9 @@ from flask import current_app
 from sqlalchemy import event
 from sqlalchemy.orm import Session
 
-from scorekeeper import ledger as ledger_mod
-from scorekeeper import work
+from scorekeeper.core import ledger as ledger_mod
+from scorekeeper.core.rules import get_variant
+from scorekeeper.db import unit_of_work
 from scorekeeper.operations.facts import EveningFacts, News, read_facts, read_head, read_news
 from scorekeeper.operations.views import (
     HELD,
@@ -40,7 +41,6 @@ from scorekeeper.operations.views import (
     table_after,
     take_lock,
 )
-from scorekeeper.rules import get_variant
 
 #: Evenings each process keeps, least recently used first out. A hall's every table fits
 #: many times over; an evening of 50 hands takes about 50 KB.
@@ -127,8 +127,8 @@ def current_view(evening_id: int, *, for_writing: bool = False) -> EveningView |
     insert then takes the lock, ``hands.store_hand``); SQLite's lock is the whole
     database's, taken only for the write itself.
     """
-    connection = work.current().connection()
-    lock = for_writing and locks_rows() and work.committing_each_statement() is None
+    connection = unit_of_work.current().connection()
+    lock = for_writing and locks_rows() and unit_of_work.committing_each_statement() is None
     before = kept().get(evening_id)
     if before is not None:
         last = before.evening.hands[-1].number if before.evening.hands else 0
@@ -166,7 +166,7 @@ def current_view(evening_id: int, *, for_writing: bool = False) -> EveningView |
 
 def remember(current: EveningView) -> None:
     """Keep ``current`` now, or once committed if this transaction wrote anything."""
-    info = work.current().info
+    info = unit_of_work.current().info
     if info.get(WROTE) or info.get(HELD):
         keep_after_commit(current)
     else:
@@ -176,11 +176,11 @@ def remember(current: EveningView) -> None:
 def keep_after_commit(current: EveningView) -> None:
     """Keep ``current`` (the evening as this request's transaction wrote it) once that
     transaction commits; forget it if it rolls back."""
-    staged: dict[int, EveningView] = work.current().info.setdefault(STAGED, {})
+    staged: dict[int, EveningView] = unit_of_work.current().info.setdefault(STAGED, {})
     staged[current.evening.id] = current
 
 
-@work.when_committed
+@unit_of_work.when_committed
 def _publish(info: dict[str, Any]) -> None:
     """The committed evenings are what the database now holds: keep them."""
     staged = info.pop(STAGED, None)
@@ -196,13 +196,13 @@ def _mark_written(session: Session, flush_context: object) -> None:
     session.info[WROTE] = True
 
 
-@work.when_ended
+@unit_of_work.when_ended
 def _unmark_written(info: dict[str, Any]) -> None:
     """A new transaction starts with nothing written."""
     info.pop(WROTE, None)
 
 
-@work.when_rolled_back
+@unit_of_work.when_rolled_back
 def _discard(info: dict[str, Any]) -> None:
     """Nothing a rolled-back transaction wrote is kept."""
     info.pop(STAGED, None)

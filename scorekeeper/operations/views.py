@@ -17,28 +17,28 @@ from typing import Any
 from sqlalchemy import bindparam, func, select
 from sqlalchemy.orm import selectinload
 
-from scorekeeper import ledger as ledger_mod
-from scorekeeper import sqlite, work
-from scorekeeper.extensions import db
-from scorekeeper.models import (
-    Evening,
-    Hand,
-    Seat,
-    Seating,
-)
-from scorekeeper.operations.facts import EveningFacts
-from scorekeeper.rules import get_variant
-from scorekeeper.rules.base import (
+from scorekeeper.core import ledger as ledger_mod
+from scorekeeper.core.rules import get_variant
+from scorekeeper.core.rules.base import (
     InvalidHandError,
     InvalidInputError,
     Table,
     msg,
 )
-from scorekeeper.rules.rotation import DealtHand, next_table, seating_for
-from scorekeeper.rules.rotation import Seating as SeatingFact
-from scorekeeper.rules.variant import Variant
-from scorekeeper.settlement import Settlement, settle
-from scorekeeper.tournament.models import TournamentTable
+from scorekeeper.core.rules.rotation import DealtHand, next_table, seating_for
+from scorekeeper.core.rules.rotation import Seating as SeatingFact
+from scorekeeper.core.rules.variant import Variant
+from scorekeeper.core.settlement import Settlement, settle
+from scorekeeper.db import sqlite, unit_of_work
+from scorekeeper.db.extensions import db
+from scorekeeper.db.models import (
+    Evening,
+    Hand,
+    Seat,
+    Seating,
+)
+from scorekeeper.db.tournament_models import TournamentTable
+from scorekeeper.operations.facts import EveningFacts
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,7 +146,7 @@ def take_lock(evening_id: int) -> bool:
     has one writer at a time anyway, and takes its write lock now rather than at the first
     write, after the reads it would then have to redo (``sqlite.begin_writing``).
     """
-    unit = work.current()
+    unit = unit_of_work.current()
     held: set[int] = unit.info.setdefault(HELD, set())
     if evening_id in held:
         return False
@@ -167,10 +167,10 @@ def locks_rows() -> bool:
 def note_locked(evening_id: int) -> None:
     """The evening's row was locked by a query of this transaction (``take_lock`` then
     finds it held)."""
-    work.current().info.setdefault(HELD, set()).add(evening_id)
+    unit_of_work.current().info.setdefault(HELD, set()).add(evening_id)
 
 
-@work.when_ended
+@unit_of_work.when_ended
 def _forget_locks(info: dict[str, Any]) -> None:
     """The locks end with the transaction that took them."""
     info.pop(HELD, None)

@@ -21,7 +21,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_
 from werkzeug.serving import BaseWSGIServer, make_server
 
 from scorekeeper import create_app
-from scorekeeper.extensions import db
+from scorekeeper.db.extensions import db
 
 CHROMIUM = Path("/usr/bin/chromium")
 #: Without the networking flags Chromium keeps dialling out and is refused.

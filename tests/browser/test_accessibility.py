@@ -15,8 +15,9 @@ from dataclasses import dataclass
 import pytest
 from playwright.sync_api import Page, Response, expect
 
-from scorekeeper import operations, ticks
-from scorekeeper.extensions import db
+from scorekeeper import operations
+from scorekeeper.db.extensions import db
+from scorekeeper.operations import payments_ticked
 from tests.browser.conftest import (
     LANDSCAPE,
     LANGS,
@@ -153,7 +154,7 @@ def seeded(live_server: LiveServer) -> Seeded:
         assert stored is not None
         current = operations.view(stored)
         first = current.settlement(operations.read_end_rule(current, None)).transfers[0]
-        ticks.tick(stored, first.source, first.target, first.amount)
+        payments_ticked.tick(stored, first.source, first.target, first.amount)
         db.session.commit()
         db.session.remove()
     return Seeded(evening, saved, *other_games(live_server))

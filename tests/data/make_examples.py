@@ -240,7 +240,7 @@ def correct_closed(app: Any, client: Any, evening: int) -> None:
     """Correct hand 1 of a closed evening with a reason, through the operation the
     organiser's correction of a closed tournament table goes through."""
     from scorekeeper import operations
-    from scorekeeper.extensions import db
+    from scorekeeper.db.extensions import db
 
     hand = client.get(f"/api/v1/evenings/{evening}/hands/1").json
     body = {**hand["input"], "version": hand["version"]}
@@ -267,7 +267,7 @@ def main() -> None:
 
     import scorekeeper
     from scorekeeper import create_app
-    from scorekeeper.rules import games
+    from scorekeeper.core.rules import games
 
     print("using", scorekeeper.__file__, file=sys.stderr)
     folder = Path(tempfile.mkdtemp(prefix="scorekeeper-examples-"))

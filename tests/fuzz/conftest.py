@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from scorekeeper.extensions import db
+from scorekeeper.db.extensions import db
 from tests.fuzz.world import World, build
 
 

@@ -19,9 +19,9 @@ from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
 from werkzeug.test import TestResponse
 
-from scorekeeper.rules.doppen_hand import MAX_PENALTIES_PER_PLAYER
-from scorekeeper.tournament.setup import NAME_OF_TOURNAMENT_LENGTH
-from scorekeeper.validation import NAME_LENGTH, TEXT_LENGTH, VOID_LENGTH
+from scorekeeper.core.rules.doppen_hand import MAX_PENALTIES_PER_PLAYER
+from scorekeeper.core.validation import NAME_LENGTH, TEXT_LENGTH, VOID_LENGTH
+from scorekeeper.operations.tournament_setup import NAME_OF_TOURNAMENT_LENGTH
 from tests.fuzz.world import EveningInfo, World, without_counted
 from tests.web.test_pages import NEW as PAGE_NEW
 from tests.web.tournament_support import NAMES, create_tournament, draw, ok, play, register, start

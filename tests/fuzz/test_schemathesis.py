@@ -7,7 +7,7 @@ an anonymous caller, sometimes with the installation PIN set. Checked for every 
 not a server error, a status and content type the document lists, a body that fits the
 documented schema. Documented schemas that are precise (a new evening, a tournament's
 set-up, an entrant, a swap) must also refuse what breaks them; hand bodies are described
-loosely on purpose (each game validates its own, see ``scorekeeper/openapi.py``), so there
+loosely on purpose (each game validates its own, see ``scorekeeper/web/openapi.py``), so there
 the hypothesis fuzzer of ``test_api_fuzz`` covers the validators. As everywhere in the
 fuzz tests, a refusal must change no row (``login_attempt`` aside: wrong passwords and
 codes are counted on purpose).
@@ -34,7 +34,7 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from scorekeeper.openapi import spec
+from scorekeeper.web.openapi import spec
 from tests.fuzz.strategies import path_values, weighted
 from tests.fuzz.world import World, url_rules, without_counted
 

@@ -27,8 +27,8 @@ from flask.testing import FlaskClient
 from sqlalchemy import MetaData, Table, select
 
 from scorekeeper import create_app
-from scorekeeper.extensions import db
-from scorekeeper.models import Player
+from scorekeeper.db.extensions import db
+from scorekeeper.db.models import Player
 from scorekeeper.operations.snapshots import kept
 
 Snapshot = dict[str, list[tuple[Any, ...]]]
@@ -443,7 +443,7 @@ NOT_PAGES = re.compile(r"\.(pdf|csv|json|zip)$")
 
 def page_addresses(world: World) -> list[str]:
     """A page of every GET rule (outside the API), for each world object it can show."""
-    from scorekeeper.rules import VARIANTS
+    from scorekeeper.core.rules import VARIANTS
 
     app = world.app
     addresses: list[str] = []

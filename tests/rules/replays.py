@@ -7,9 +7,9 @@ from dataclasses import replace
 
 from hypothesis import strategies as st
 
-from scorekeeper.ledger import HandRecord, Ledger, extend, replay
-from scorekeeper.rules.base import InvalidInputError
-from scorekeeper.rules.variant import Variant
+from scorekeeper.core.ledger import HandRecord, Ledger, extend, replay
+from scorekeeper.core.rules.base import InvalidInputError
+from scorekeeper.core.rules.variant import Variant
 
 
 def check_goes_on(

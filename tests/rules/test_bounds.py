@@ -14,18 +14,18 @@ from collections.abc import Mapping
 
 import pytest
 
-from scorekeeper.rules import get_variant
-from scorekeeper.rules.base import ErrorCollector, InvalidHandError, Table
-from scorekeeper.rules.doppen_hand import (
+from scorekeeper.core.rules import get_variant
+from scorekeeper.core.rules.base import ErrorCollector, InvalidHandError, Table
+from scorekeeper.core.rules.doppen_hand import (
     MAX_PENALTIES_PER_PLAYER,
     PassHand,
     parse_doppen_hand,
 )
-from scorekeeper.rules.eisten_stalden import EISTEN_STALDEN, TEAM_SIZES
-from scorekeeper.rules.troggen import TROGGEN
-from scorekeeper.rules.troggu import TROGGU_VISP
-from scorekeeper.rules.variant import Variant
-from scorekeeper.validation import NAME_COLUMN, NAME_LENGTH, name_problem, read_players
+from scorekeeper.core.rules.eisten_stalden import EISTEN_STALDEN, TEAM_SIZES
+from scorekeeper.core.rules.troggen import TROGGEN
+from scorekeeper.core.rules.troggu import TROGGU_VISP
+from scorekeeper.core.rules.variant import Variant
+from scorekeeper.core.validation import NAME_COLUMN, NAME_LENGTH, name_problem, read_players
 
 THREE = Table(("Anne", "Bert", "Clara"), dealer="Clara")
 FOUR = Table(("Anne", "Bert", "Clara", "Dora"), dealer="Dora")

@@ -12,14 +12,14 @@ from fractions import Fraction
 
 import pytest
 
-from scorekeeper.ledger import HandRecord, HandResult, Ledger, replay
-from scorekeeper.rules import get_variant
-from scorekeeper.rules.base import KASSE, InvalidHandError, InvalidSettingsError, Table
-from scorekeeper.rules.counting import CardCount, count_points, count_sides
-from scorekeeper.rules.doppen import DOPPEN, result_per_opponent
-from scorekeeper.rules.doppen_hand import Contract, GameHand, PassHand, Result, Side
-from scorekeeper.rules.options import parse_options
-from scorekeeper.settlement import Payment, pairwise_exact, settle
+from scorekeeper.core.ledger import HandRecord, HandResult, Ledger, replay
+from scorekeeper.core.rules import get_variant
+from scorekeeper.core.rules.base import KASSE, InvalidHandError, InvalidSettingsError, Table
+from scorekeeper.core.rules.counting import CardCount, count_points, count_sides
+from scorekeeper.core.rules.doppen import DOPPEN, result_per_opponent
+from scorekeeper.core.rules.doppen_hand import Contract, GameHand, PassHand, Result, Side
+from scorekeeper.core.rules.options import parse_options
+from scorekeeper.core.settlement import Payment, pairwise_exact, settle
 
 THREE = ("Anne", "Bert", "Clara")
 FOUR = ("Anne", "Bert", "Clara", "Dora")

@@ -20,11 +20,11 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorekeeper.ledger import HandRecord, Ledger, replay
-from scorekeeper.rules.base import KASSE, Table
-from scorekeeper.rules.doppen import DOPPEN
-from scorekeeper.rules.options import parse_options, to_fraction
-from scorekeeper.settlement import Payment, pairwise_exact, settle
+from scorekeeper.core.ledger import HandRecord, Ledger, replay
+from scorekeeper.core.rules.base import KASSE, Table
+from scorekeeper.core.rules.doppen import DOPPEN
+from scorekeeper.core.rules.options import parse_options, to_fraction
+from scorekeeper.core.settlement import Payment, pairwise_exact, settle
 from tests.rules.replays import check_goes_on
 
 PLAYERS = ("Anne", "Bert", "Clara", "Dora")

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from scorekeeper.rules import VARIANTS, games, get_variant
-from scorekeeper.rules.base import InvalidSettingsError, UnknownVariantError
-from scorekeeper.rules.options import parse_options
-from scorekeeper.rules.troggen import TROGGEN
-from scorekeeper.rules.variant import Variant
+from scorekeeper.core.rules import VARIANTS, games, get_variant
+from scorekeeper.core.rules.base import InvalidSettingsError, UnknownVariantError
+from scorekeeper.core.rules.options import parse_options
+from scorekeeper.core.rules.troggen import TROGGEN
+from scorekeeper.core.rules.variant import Variant
 
 
 def test_default_variant_is_the_first_registered() -> None:

@@ -7,10 +7,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scorekeeper.ledger import HandRecord
+from scorekeeper.core.ledger import HandRecord
+from scorekeeper.core.rules.base import Table
+from scorekeeper.core.rules.rotation import DealtHand, Seating, next_table, seating_for, successor
 from scorekeeper.operations.views import table_after
-from scorekeeper.rules.base import Table
-from scorekeeper.rules.rotation import DealtHand, Seating, next_table, seating_for, successor
 
 FOUR = ("Anna", "Bert", "Clara", "Dora")
 FIVE = ("Anna", "Bert", "Clara", "Dora", "Emil")

@@ -11,10 +11,10 @@ from dataclasses import dataclass
 
 import pytest
 
-from scorekeeper.ledger import HandRecord, HandResult, Ledger, replay
-from scorekeeper.rules.base import POT, InvalidHandError, Table
-from scorekeeper.rules.options import parse_options
-from scorekeeper.rules.troggen import TROGGEN, BidHand, Contract, LastTrick, MisereHand
+from scorekeeper.core.ledger import HandRecord, HandResult, Ledger, replay
+from scorekeeper.core.rules.base import POT, InvalidHandError, Table
+from scorekeeper.core.rules.options import parse_options
+from scorekeeper.core.rules.troggen import TROGGEN, BidHand, Contract, LastTrick, MisereHand
 
 FOUR = ("A", "B", "C", "D")
 FIVE = ("A", "B", "C", "D", "E")

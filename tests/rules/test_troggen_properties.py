@@ -20,10 +20,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorekeeper.ledger import HandRecord, Ledger, replay
-from scorekeeper.rules.base import POT, InvalidHandError, Table
-from scorekeeper.rules.options import parse_options, to_fraction
-from scorekeeper.rules.troggen import (
+from scorekeeper.core.ledger import HandRecord, Ledger, replay
+from scorekeeper.core.rules.base import POT, InvalidHandError, Table
+from scorekeeper.core.rules.options import parse_options, to_fraction
+from scorekeeper.core.rules.troggen import (
     MAX_TALON_POINTS,
     MULTIPLIER,
     TOTAL_POINTS,
@@ -31,7 +31,7 @@ from scorekeeper.rules.troggen import (
     Contract,
     LastTrick,
 )
-from scorekeeper.settlement import Payment, pairwise_exact, settle
+from scorekeeper.core.settlement import Payment, pairwise_exact, settle
 from tests.rules.replays import check_goes_on
 
 PLAYERS = ("Anna", "Bert", "Clara", "Dora", "Emil", "Fritz")

@@ -11,10 +11,10 @@ from collections.abc import Mapping, Sequence
 
 import pytest
 
-from scorekeeper.ledger import HandRecord, HandResult, Ledger, replay
-from scorekeeper.rules import VARIANTS, get_variant
-from scorekeeper.rules.base import InvalidHandError, InvalidSettingsError, Table
-from scorekeeper.rules.eisten_stalden import (
+from scorekeeper.core.ledger import HandRecord, HandResult, Ledger, replay
+from scorekeeper.core.rules import VARIANTS, get_variant
+from scorekeeper.core.rules.base import InvalidHandError, InvalidSettingsError, Table
+from scorekeeper.core.rules.eisten_stalden import (
     EISTEN_STALDEN,
     Holders,
     TeamHand,
@@ -22,18 +22,18 @@ from scorekeeper.rules.eisten_stalden import (
     suggest_team,
     team_rule,
 )
-from scorekeeper.rules.options import parse_options
-from scorekeeper.rules.troggen import TROGGEN
-from scorekeeper.rules.troggu import (
+from scorekeeper.core.rules.options import parse_options
+from scorekeeper.core.rules.troggen import TROGGEN
+from scorekeeper.core.rules.troggu import (
     MONEY_VARIANTS,
     TROGGU_FLAT,
     TROGGU_GRAECHEN,
     TROGGU_ST_NIKLAUS,
     TROGGU_VISP,
 )
-from scorekeeper.rules.troggu_scoring import AllTricks, Contract, GameHand, MisereHand
-from scorekeeper.rules.variant import Variant
-from scorekeeper.settlement import settle
+from scorekeeper.core.rules.troggu_scoring import AllTricks, Contract, GameHand, MisereHand
+from scorekeeper.core.rules.variant import Variant
+from scorekeeper.core.settlement import settle
 
 NAMES = ("Anna", "Beat", "Carla", "Dani", "Ella", "Fritz", "Gabi", "Hans", "Ida")
 BY_KEY = {v.key: v for v in MONEY_VARIANTS}

@@ -18,20 +18,20 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorekeeper.ledger import HandRecord, Ledger, replay
-from scorekeeper.rules.base import Table
-from scorekeeper.rules.eisten_stalden import (
+from scorekeeper.core.ledger import HandRecord, Ledger, replay
+from scorekeeper.core.rules.base import Table
+from scorekeeper.core.rules.eisten_stalden import (
     DEALER_DECLARES,
     EISTEN_STALDEN,
     TEAM_SIZES,
     TeamHand,
     leaders,
 )
-from scorekeeper.rules.options import parse_options
-from scorekeeper.rules.troggu import MONEY_VARIANTS, Troggu
-from scorekeeper.rules.troggu_scoring import Contract, GameHand, MisereHand
-from scorekeeper.rules.variant import Variant
-from scorekeeper.settlement import Payment, settle
+from scorekeeper.core.rules.options import parse_options
+from scorekeeper.core.rules.troggu import MONEY_VARIANTS, Troggu
+from scorekeeper.core.rules.troggu_scoring import Contract, GameHand, MisereHand
+from scorekeeper.core.rules.variant import Variant
+from scorekeeper.core.settlement import Payment, settle
 from tests.rules.replays import check_goes_on
 
 NAMES = ("Anna", "Beat", "Carla", "Dani", "Ella", "Fritz", "Gabi", "Hans")

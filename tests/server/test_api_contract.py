@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from scorekeeper.openapi import spec
+from scorekeeper.web.openapi import spec
 from tests.server.conftest import Server, StartServer, Tablet
 from tests.web.tournament_support import setup_body
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from scorekeeper.front import CLIENT_SECONDS
+from scorekeeper.server.front import CLIENT_SECONDS
 from tests.server.conftest import START, Server, free_port, wait_until_answering
 
 ROOT = Path(__file__).resolve().parents[2]

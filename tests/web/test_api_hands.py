@@ -10,8 +10,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import func, select
 
-from scorekeeper.extensions import db
-from scorekeeper.models import HandRevision
+from scorekeeper.db.extensions import db
+from scorekeeper.db.models import HandRevision
 from tests.conftest import PLAYERS4, PLAYERS5, SERVER_URL
 
 Snapshot = Callable[[], dict[str, list[tuple[Any, ...]]]]

@@ -19,9 +19,10 @@ import pytest
 from flask import Flask
 from sqlalchemy import func, select
 
-from scorekeeper import access, create_app
-from scorekeeper.extensions import db
-from scorekeeper.models import LoginAttempt
+from scorekeeper import create_app
+from scorekeeper.db.extensions import db
+from scorekeeper.db.models import LoginAttempt
+from scorekeeper.web import access
 from tests.web.tournament_support import EN, NAMES, PASSWORD, create_tournament, draw, ok, register
 
 PIN = "4711"

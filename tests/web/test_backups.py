@@ -18,7 +18,8 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper import access, backup
+from scorekeeper.operations import installation_backups
+from scorekeeper.web import access
 from tests.conftest import Fresh, sqlite_only
 from tests.played import EVENINGS, play, results
 
@@ -172,7 +173,7 @@ def test_a_zip_that_unpacks_to_too_much_is_refused(
 ) -> None:
     play(client)
     data = download(client)
-    monkeypatch.setattr(backup, "MAX_JSON_BYTES", 1000)
+    monkeypatch.setattr(installation_backups, "MAX_JSON_BYTES", 1000)
     response = upload(client, data)
     assert response.status_code == 422
     assert "The file is damaged: its evenings are far too large." in response.text

@@ -13,7 +13,7 @@ from flask.testing import FlaskClient
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scorekeeper.exports import FORMULA_STARTS, csv_cell, csv_text
+from scorekeeper.web.csv_exports import FORMULA_STARTS, csv_cell, csv_text
 from tests.web.tournament_support import ok
 
 #: Player names a guest might type to make a spreadsheet run something (at most 40 long).

@@ -19,8 +19,9 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper import create_app, operations, ticks
-from scorekeeper.extensions import db
+from scorekeeper import create_app, operations
+from scorekeeper.db.extensions import db
+from scorekeeper.operations import payments_ticked
 from tests.conftest import PLAYERS4, PLAYERS5
 from tests.test_security import inline_code
 from tests.web.tournament_support import NAMES, create_tournament, draw, register, start
@@ -112,7 +113,7 @@ def seed(client: FlaskClient, app: Flask) -> list[str]:
         evening = operations.get_evening(troggen)
         assert evening is not None
         first = operations.view(evening).settlement().transfers[0]
-        ticks.tick(evening, first.source, first.target, first.amount)
+        payments_ticked.tick(evening, first.source, first.target, first.amount)
         db.session.commit()
     # The organiser (this client) sees one tournament before its draw, one drawn and one
     # started; a tournament organised by someone else asks for the login.

@@ -16,7 +16,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper import hosts
+from scorekeeper.web import hosts
 
 Snapshot = Callable[[], dict[str, list[tuple[Any, ...]]]]
 EN = {"Accept-Language": "en"}

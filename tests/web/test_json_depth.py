@@ -1,4 +1,4 @@
-"""Every JSON body and upload nesting deeper than ``jsonlimits.MAX_DEPTH`` is refused
+"""Every JSON body and upload nesting deeper than ``json_limits.MAX_DEPTH`` is refused
 before it is parsed: 400, the API's error shape or the error page, German or English,
 nothing stored, never 500 (docs/hall-safety.md "JSON nesting")."""
 
@@ -14,7 +14,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper.jsonlimits import MAX_DEPTH
+from scorekeeper.web.json_limits import MAX_DEPTH
 from tests.web.tournament_support import create_tournament, ok
 
 Snapshot = Callable[[], dict[str, list[tuple[Any, ...]]]]

@@ -1,12 +1,12 @@
 """An address with a number larger than the database holds names nothing: 404, never a
-server error, on SQLite and PostgreSQL alike (``scorekeeper/addresses.py``)."""
+server error, on SQLite and PostgreSQL alike (``scorekeeper/web/addresses.py``)."""
 
 from __future__ import annotations
 
 import pytest
 from flask.testing import FlaskClient
 
-from scorekeeper.addresses import LARGEST
+from scorekeeper.web.addresses import LARGEST
 
 TOO_LARGE = LARGEST + 1
 

@@ -17,14 +17,18 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import insert, select, update
 
-from scorekeeper.extensions import db
-from scorekeeper.models import Hand, Player
+from scorekeeper.core.rules.doppen_hand import MAX_PENALTIES_PER_PLAYER
+from scorekeeper.core.validation import NAME_LENGTH, TEXT_LENGTH, VOID_LENGTH
+from scorekeeper.db.extensions import db
+from scorekeeper.db.models import Hand, Player
+from scorekeeper.db.tournament_models import Tournament
 from scorekeeper.operations.evenings import MAX_SEATINGS
 from scorekeeper.operations.hands import MAX_HANDS
-from scorekeeper.rules.doppen_hand import MAX_PENALTIES_PER_PLAYER
-from scorekeeper.tournament.models import Tournament
-from scorekeeper.tournament.setup import MAX_ENTRANTS, MAX_START_NUMBER, NAME_OF_TOURNAMENT_LENGTH
-from scorekeeper.validation import NAME_LENGTH, TEXT_LENGTH, VOID_LENGTH
+from scorekeeper.operations.tournament_setup import (
+    MAX_ENTRANTS,
+    MAX_START_NUMBER,
+    NAME_OF_TOURNAMENT_LENGTH,
+)
 from tests.conftest import PLAYERS4
 from tests.web.test_pages import NEW as PAGE_NEW
 from tests.web.tournament_support import (
@@ -400,7 +404,7 @@ def test_an_entrant_over_a_limit_is_refused_and_nothing_stored(
 def test_a_tournament_has_at_most_so_many_entrants(
     client: FlaskClient, snapshot: Snapshot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("scorekeeper.tournament.setup.MAX_ENTRANTS", 3)
+    monkeypatch.setattr("scorekeeper.operations.tournament_setup.MAX_ENTRANTS", 3)
     tournament = create_tournament(client)
     register(client, tournament, NAMES[:3])
     before = snapshot()
@@ -485,11 +489,11 @@ def test_an_archive_of_more_hands_than_an_evening_holds_is_refused(
     for _ in range(3):
         record_hand(evening, BID)
     archive = ok(client.get(f"/api/v1/evenings/{evening}/export"))
-    monkeypatch.setattr("scorekeeper.archive.MAX_HANDS", 2)
+    monkeypatch.setattr("scorekeeper.operations.evening_archives.MAX_HANDS", 2)
     before = snapshot()
     answer = client.post("/api/v1/evenings/import", json=archive, headers=EN)
     [message] = refused(answer, "file")
     assert message.startswith("The file holds more than 2 hands: too many for one evening.")
     assert snapshot() == before
-    monkeypatch.setattr("scorekeeper.archive.MAX_HANDS", 3)
+    monkeypatch.setattr("scorekeeper.operations.evening_archives.MAX_HANDS", 3)
     assert ok(client.post("/api/v1/evenings/import", json=archive), 201)["hands"]

@@ -16,10 +16,10 @@ from flask.testing import FlaskClient
 from pypdf import PdfReader
 from sqlalchemy import update
 
-from scorekeeper.extensions import db
-from scorekeeper.filters import money, source, stamp, void_reason
-from scorekeeper.models import Evening, Hand, HandRevision, SettlementTick
-from scorekeeper.tournament.models import TournamentEvent
+from scorekeeper.db.extensions import db
+from scorekeeper.db.models import Evening, Hand, HandRevision, SettlementTick
+from scorekeeper.db.tournament_models import TournamentEvent
+from scorekeeper.web.jinja_filters import money, source, stamp, void_reason
 from tests.conftest import PLAYERS4
 from tests.web.tournament_support import NAMES, close, create_tournament, draw, ok, play_round
 from tests.web.tournament_support import register as register_players
@@ -178,7 +178,7 @@ def test_tournament_pages_and_printouts_show_the_zurich_time(
     start_round(client, tournament, 1)
     play_round(client, ok(client.get(f"/api/v1/tournaments/{tournament}/rounds/1")))
     at_fixed_instant(app, Evening.created_at, Hand.created_at, Hand.updated_at)
-    monkeypatch.setattr("scorekeeper.blueprints.tournament_pdfs.utcnow", lambda: FIXED)
+    monkeypatch.setattr("scorekeeper.web.blueprints.tournament_pdfs.utcnow", lambda: FIXED)
     base = f"/tournaments/{tournament}"
     shown = {
         "board": visible(client.get(f"{base}/rounds/1", headers=DE).text),

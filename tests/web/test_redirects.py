@@ -1,5 +1,5 @@
 """After a login, the PIN or a language switch the browser goes back only to a path of
-this application (``scorekeeper/redirects.py``, docs/hall-safety.md "Redirects")."""
+this application (``scorekeeper/web/redirects.py``, docs/hall-safety.md "Redirects")."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from flask.testing import FlaskClient
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scorekeeper.redirects import is_local_path, safe_next
+from scorekeeper.web.redirects import is_local_path, safe_next
 from tests.web.tournament_support import PASSWORD, create_tournament
 
 PIN = "2468"

@@ -15,9 +15,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import insert
 
-from scorekeeper.blueprints import api
-from scorekeeper.extensions import db
-from scorekeeper.models import IdempotentResponse
+from scorekeeper.db.extensions import db
+from scorekeeper.db.models import IdempotentResponse
+from scorekeeper.web.blueprints import api
 from tests.conftest import PLAYERS4
 from tests.web.tournament_support import EN, setup_body
 

@@ -14,8 +14,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import select
 
-from scorekeeper.extensions import db
-from scorekeeper.models import SettlementTick
+from scorekeeper.db.extensions import db
+from scorekeeper.db.models import SettlementTick
 from tests.conftest import PLAYERS5
 
 Snapshot = Callable[[], dict[str, list[tuple[Any, ...]]]]

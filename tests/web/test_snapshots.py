@@ -18,11 +18,12 @@ from flask.testing import FlaskClient
 from sqlalchemy import text
 from sqlalchemy.exc import OperationalError
 
-from scorekeeper import operations, privacy, serialize
-from scorekeeper.extensions import db
-from scorekeeper.models import Player
-from scorekeeper.operations import snapshots, views
+from scorekeeper import operations
+from scorekeeper.db.extensions import db
+from scorekeeper.db.models import Player
+from scorekeeper.operations import anonymising, snapshots, views
 from scorekeeper.operations.facts import read_head
+from scorekeeper.web import json_shapes
 from tests.conftest import PLAYERS4, SERVER_URL
 
 G1 = {"contract": "doppelt", "bidder": "Anna", "points": 41, "last_trick": "pagat_won"}
@@ -47,7 +48,7 @@ def replayed_from_scratch(app: Flask, evening_id: int) -> dict[str, Any]:
     with app.test_request_context():
         evening = operations.get_evening(evening_id)
         assert evening is not None
-        return serialize.evening_json(operations.view(evening))
+        return json_shapes.evening_json(operations.view(evening))
 
 
 def shown(client: FlaskClient, evening_id: int) -> dict[str, Any]:
@@ -112,7 +113,7 @@ def test_a_guest_anonymised_by_another_worker_is_renamed_here(
     assert "Anna" in shown(first, evening)["players"]
     with workers[1].test_request_context():
         anna = db.session.query(Player).filter_by(name="Anna").one()
-        new_name = privacy.anonymise_player(anna.id)
+        new_name = anonymising.anonymise_player(anna.id)
         db.session.commit()
     seen = shown(first, evening)
     assert "Anna" not in seen["players"]

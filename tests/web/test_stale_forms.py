@@ -12,7 +12,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper.blueprints import hands as hands_view
+from scorekeeper.web.blueprints import hands as hands_view
 from tests.web.test_pages import BID, EN, NEW
 from tests.web.tournament_support import create_tournament, draw, register, start
 

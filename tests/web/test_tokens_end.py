@@ -264,7 +264,7 @@ def test_session_hours_that_never_or_always_end_are_refused(
 
 def test_a_cookie_from_before_sessions_had_ids_counts_as_none(app: Flask, tournament: int) -> None:
     """Grants signed by an older version carry no session id: logged in again."""
-    from scorekeeper import access
+    from scorekeeper.web import access
 
     with app.test_request_context():
         old = access._serializer().dumps({"organiser": [tournament]})

@@ -18,9 +18,10 @@ from flask import Flask, url_for
 from flask.testing import FlaskClient
 from sqlalchemy import MetaData, select
 
-from scorekeeper import access, create_app
-from scorekeeper.blueprints.guard import PUBLIC
-from scorekeeper.extensions import db
+from scorekeeper import create_app
+from scorekeeper.db.extensions import db
+from scorekeeper.web import access
+from scorekeeper.web.blueprints.guard import PUBLIC
 from tests.web.tournament_support import (
     EN,
     NAMES,

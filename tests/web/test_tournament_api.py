@@ -15,10 +15,10 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import select
 
-from scorekeeper.draw import draw_round, table_plan
-from scorekeeper.extensions import db
-from scorekeeper.tournament.models import TournamentEvent
-from scorekeeper.tournament.rounds import CODE_ALPHABET, CODE_LENGTH
+from scorekeeper.core.draw import draw_round, table_plan
+from scorekeeper.db.extensions import db
+from scorekeeper.db.tournament_models import TournamentEvent
+from scorekeeper.operations.tournament_rounds import CODE_ALPHABET, CODE_LENGTH
 from tests.web.tournament_support import (
     EN,
     NAMES,

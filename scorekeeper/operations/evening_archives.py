@@ -1,0 +1,951 @@
+"""Whole evenings as JSON archives: export everything that was said, import it elsewhere.
+
+An archive holds the facts only (settings with their revisions, seatings, every hand input
+with its revisions and voids), never a derived number: importing it replays to exactly the
+same ledger. The format, its versions and every check made on import are described in
+docs/archives.md.
+
+An archive is checked whole before anything is stored (``check_archive``, which touches no
+database): a damaged, edited or foreign file is refused with a message naming the first
+problem, and nothing is cut, stripped or filled in to make it fit. Whatever any earlier
+version wrote passes the checks (tests/data holds their files).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, date, datetime
+from typing import Any
+
+from sqlalchemy.exc import IntegrityError
+
+from scorekeeper import operations
+from scorekeeper.core import ledger as ledger_mod
+from scorekeeper.core.rules import get_variant
+from scorekeeper.core.rules.base import (
+    InvalidInputError,
+    InvalidSettingsError,
+    Message,
+    Table,
+    UnknownVariantError,
+    msg,
+)
+from scorekeeper.core.rules.options import parse_options
+from scorekeeper.core.rules.rotation import Seating as SeatingFact
+from scorekeeper.core.rules.rotation import seating_for
+from scorekeeper.core.rules.variant import Variant
+from scorekeeper.core.validation import LANGUAGES, RESERVED, name_key
+from scorekeeper.db.extensions import db
+from scorekeeper.db.models import (
+    Evening,
+    EveningRevision,
+    Hand,
+    HandRevision,
+    Player,
+    Seat,
+    Seating,
+)
+from scorekeeper.operations.evenings import MAX_SEATINGS
+from scorekeeper.operations.hands import MAX_HANDS
+from scorekeeper.operations.views import replay, table_after
+
+#: The largest number a hand, seating or version can have: what an integer column holds
+#: on PostgreSQL (SQLite would take more, and fail only past 2**63).
+MAX_NUMBER = 2**31 - 1
+
+FORMAT = "scorekeeper-evening"
+VERSION = 1
+
+#: How long each text of an archive may be: what its column holds (``models``). A longer
+#: text is refused, never cut (docs/archives.md, "Nothing is repaired").
+TEXT_LENGTH = Evening.__table__.c.title.type.length
+NAME_LENGTH = Player.__table__.c.name.type.length
+SOURCE_LENGTH = HandRevision.__table__.c.source.type.length
+#: Void and correction reasons are kept in unbounded columns; no version ever accepted
+#: one longer than this, so a longer one was not written by Scorekeeper.
+REASON_LENGTH = 500
+
+#: The keys each part of an archive has (docs/archives.md); any other is refused rather
+#: than dropped, since what it holds would be lost.
+ARCHIVE_KEYS = {"format", "version", "evening", "settings_revisions", "seatings", "hands"}
+EVENING_KEYS = {"game", "variant", "title", "place", "date", "options", "created_at"}
+SETTINGS_REVISION_KEYS = {"version", "settings", "at", "source"}
+SETTINGS_KEYS = {"title", "place", "date", "first_dealer", "options", "language", "closed"}
+SEATING_KEYS = {"from_hand", "players", "dealer", "created_at"}
+HAND_KEYS = {"number", "dealer", "input", "void_reason", "created_at", "revisions"}
+REVISION_KEYS = {"version", "input", "void_reason", "at", "source", "correction"}
+#: What the evening's head must share with its newest settings revision.
+SHARED_SETTINGS = ("title", "place", "date", "options")
+
+
+def stamp(value: datetime) -> str:
+    """A UTC timestamp as ISO text."""
+    return value.isoformat().replace("+00:00", "Z")
+
+
+def export_evening(evening: Evening) -> dict[str, Any]:
+    """Everything said at the table during ``evening``, as JSON-ready data."""
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "evening": {
+            "game": evening.game,
+            "variant": evening.variant,
+            "title": evening.title,
+            "place": evening.place,
+            "date": evening.date.isoformat() if evening.date else None,
+            "options": dict(evening.options),
+            "created_at": stamp(evening.created_at),
+        },
+        "settings_revisions": [
+            {"version": r.version, "settings": r.settings, "at": stamp(r.at), "source": r.source}
+            for r in evening.revisions
+        ],
+        "seatings": [
+            {
+                "from_hand": s.from_hand,
+                "players": list(s.names),
+                "dealer": s.dealer.name if s.dealer else None,
+                "created_at": stamp(s.created_at),
+            }
+            for s in evening.seatings
+        ],
+        "hands": [
+            {
+                "number": h.number,
+                "dealer": h.dealer.name,
+                "input": h.input,
+                "void_reason": h.void_reason,
+                "created_at": stamp(h.created_at),
+                "revisions": [
+                    {
+                        "version": r.version,
+                        "input": r.input,
+                        "void_reason": r.void_reason,
+                        "at": stamp(r.at),
+                        "source": r.source,
+                        "correction": r.reason,
+                    }
+                    for r in h.history
+                ],
+            }
+            for h in evening.hands
+        ],
+    }
+
+
+class ArchiveError(InvalidSettingsError):
+    """The file is not an archive this installation can read.
+
+    ``problem`` is its message: what is wrong, the first thing found (an import adds that
+    nothing was imported; a restore names the evening and that nothing was restored).
+    """
+
+    def __init__(self, errors: Mapping[str, Sequence[Message]], *, hand: int | None = None):
+        super().__init__(errors, hand=hand)
+        self.problem: Message = _first(self)
+
+
+def _fail(problem: Message) -> ArchiveError:
+    return ArchiveError({"file": (problem,)})
+
+
+# Places in the file, for the messages --------------------------------------------------
+
+EVENING = msg("the evening")
+ARCHIVE = msg("the archive")
+
+
+def _hand(n: int) -> Message:
+    return msg("hand {n}", n=n)
+
+
+def _version(v: int, n: int) -> Message:
+    return msg("version {v} of hand {n}", v=v, n=n)
+
+
+def _seating(i: int) -> Message:
+    return msg("seating {i}", i=i)
+
+
+def _settings(v: int) -> Message:
+    return msg("settings version {v}", v=v)
+
+
+# Reading single values ---------------------------------------------------------------
+
+
+def _need(data: object, key: str, kind: type | tuple[type, ...], where: Message) -> Any:
+    # ``data`` comes from the file: a list entry may be anything, not only an object.
+    value = data.get(key) if isinstance(data, Mapping) else None
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
+        raise _fail(msg("The file is damaged: {where} has no valid {key}.", where=where, key=key))
+    return value
+
+
+def _object(data: object, known: set[str], where: Message) -> Mapping[str, Any]:
+    """A part of the archive that must be a JSON object holding only ``known`` keys."""
+    if not isinstance(data, Mapping):
+        raise _fail(msg("The file is damaged: {where} is not a valid entry.", where=where))
+    for key in data:
+        if key not in known:
+            raise _fail(
+                msg(
+                    "The file is damaged: {where} holds “{key}”, which this version of "
+                    "Scorekeeper does not know.",
+                    where=where,
+                    key=key,
+                )
+            )
+    return data
+
+
+def _number(data: Mapping[str, Any], key: str, where: Message) -> int:
+    """A hand number, seating start or version: a whole number a database column holds."""
+    value = _need(data, key, int, where)
+    if not 1 <= value <= MAX_NUMBER:
+        raise _fail(msg("The file is damaged: {where} has no valid {key}.", where=where, key=key))
+    return int(value)
+
+
+def _text(data: Mapping[str, Any], key: str, limit: int, where: Message) -> str:
+    """A free text of the archive (title, source, reason), exactly as written: a text
+    longer than its column, or holding a NUL character (which PostgreSQL cannot store), is
+    refused, naming the field."""
+    value = data.get(key)
+    if not isinstance(value, str):
+        raise _fail(msg("The file is damaged: {where} has no valid {key}.", where=where, key=key))
+    if len(value) > limit:
+        raise _fail(
+            msg(
+                "The file is damaged: the {key} of {where} is {length} characters long; at "
+                "most {n} fit.",
+                key=key,
+                where=where,
+                length=len(value),
+                n=limit,
+            )
+        )
+    if "\x00" in value:
+        raise _fail(
+            msg(
+                "The file is damaged: the {key} of {where} holds a NUL character, which no "
+                "text may hold.",
+                key=key,
+                where=where,
+            )
+        )
+    return value
+
+
+def _maybe_text(data: Mapping[str, Any], key: str, limit: int, where: Message) -> str | None:
+    """A text that may be left out or null (a void reason): checked as ``_text``."""
+    return None if data.get(key) is None else _text(data, key, limit, where)
+
+
+def _time(value: object, where: Message) -> datetime:
+    if isinstance(value, str):
+        try:
+            moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
+        except ValueError:
+            pass
+        else:
+            # Archives write UTC; a time without its zone is read as UTC, so that it
+            # compares with the others.
+            return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+    raise _fail(msg("The file is damaged: {where} has no valid time.", where=where))
+
+
+def _name_problem(name: str) -> Message | None:
+    """Why a name from the file cannot be a player's name as stored, if it cannot."""
+    if not name.strip():
+        return msg("A player's name is empty.")
+    if name != name.strip():
+        return msg("“{name}” has spaces before or after it.", name=name)
+    if len(name) > NAME_LENGTH or len(name_key(name)) > NAME_LENGTH:
+        return msg("Names can be at most {n} characters long.", n=NAME_LENGTH)
+    if "\x00" in name:
+        return msg("Text cannot contain the NUL character.")
+    if name_key(name) in RESERVED:
+        return msg(
+            "{name} is reserved for the pot or the Kasse; please choose another name.",
+            name=name,
+        )
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class Numbering:
+    """How to say that numbers in the file do not count 1, 2, 3...: for hands, a hand's
+    versions, or the settings versions."""
+
+    #: (missing number, the number before it, the number found instead)
+    missing: Callable[[int, int, int], Message]
+    #: (the first number found, when 1 is missing)
+    late_start: Callable[[int], Message]
+    twice: Callable[[int], Message]
+    #: (the number found, the number it stands before)
+    disorder: Callable[[int, int], Message]
+
+
+def _in_sequence(found: int, entries: Sequence[object], i: int, key: str, words: Numbering) -> None:
+    """Refuse ``found``, the ``key`` of the ``i``-th entry (counted from 1, the ones before
+    it numbered 1, 2, 3...), unless it is ``i``: a gap, a repeat or a swap is named."""
+    if found == i:
+        return
+    if found < i:
+        raise _fail(words.twice(found))
+    # A swap, if the number missing here comes later; read only now, once.
+    if i in [e.get(key) for e in entries[i:] if isinstance(e, Mapping)]:
+        raise _fail(words.disorder(found, i))
+    if i == 1:
+        raise _fail(words.late_start(found))
+    raise _fail(words.missing(i, i - 1, found))
+
+
+HAND_NUMBERS = Numbering(
+    missing=lambda n, a, b: msg(
+        "The file is damaged: hand {n} is missing (the hands jump from {before} to {after}).",
+        n=n,
+        before=a,
+        after=b,
+    ),
+    late_start=lambda b: msg(
+        "The file is damaged: hand 1 is missing (the hands start at {after}).", after=b
+    ),
+    twice=lambda n: msg("The file is damaged: hand {n} appears twice.", n=n),
+    disorder=lambda n, m: msg(
+        "The file is damaged: the hands are out of order (hand {n} comes before hand {m}).",
+        n=n,
+        m=m,
+    ),
+)
+
+SETTINGS_NUMBERS = Numbering(
+    missing=lambda v, a, b: msg(
+        "The file is damaged: settings version {v} is missing (the versions jump from "
+        "{before} to {after}).",
+        v=v,
+        before=a,
+        after=b,
+    ),
+    late_start=lambda b: msg(
+        "The file is damaged: settings version 1 is missing (the versions start at {after}).",
+        after=b,
+    ),
+    twice=lambda v: msg("The file is damaged: settings version {v} appears twice.", v=v),
+    disorder=lambda v, w: msg(
+        "The file is damaged: the settings versions are out of order (version {v} comes "
+        "before version {w}).",
+        v=v,
+        w=w,
+    ),
+)
+
+
+def version_numbers(n: int) -> Numbering:
+    """How to say that hand ``n``'s versions do not count 1, 2, 3..."""
+    return Numbering(
+        missing=lambda v, a, b: msg(
+            "The file is damaged: version {v} of hand {n} is missing (the versions jump from "
+            "{before} to {after}).",
+            v=v,
+            n=n,
+            before=a,
+            after=b,
+        ),
+        late_start=lambda b: msg(
+            "The file is damaged: version 1 of hand {n} is missing (the versions start at "
+            "{after}).",
+            n=n,
+            after=b,
+        ),
+        twice=lambda v: msg(
+            "The file is damaged: version {v} of hand {n} appears twice.", v=v, n=n
+        ),
+        disorder=lambda v, w: msg(
+            "The file is damaged: the versions of hand {n} are out of order (version {v} "
+            "comes before version {w}).",
+            n=n,
+            v=v,
+            w=w,
+        ),
+    )
+
+
+# The checked archive -----------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class CheckedVersion:
+    """One version of a hand, as said at the table."""
+
+    version: int
+    input: dict[str, Any]
+    void_reason: str | None
+    at: datetime
+    source: str
+    correction: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class CheckedHand:
+    """A hand with every version it had, the last one being the hand as it stands."""
+
+    number: int
+    dealer: str
+    input: dict[str, Any]
+    void_reason: str | None
+    created_at: datetime
+    versions: tuple[CheckedVersion, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CheckedSettings:
+    """The evening's settings at one version."""
+
+    version: int
+    settings: dict[str, Any]
+    at: datetime
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class CheckedSeating:
+    """A table from hand ``from_hand`` on."""
+
+    from_hand: int
+    players: tuple[str, ...]
+    dealer: str | None
+    created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class CheckedArchive:
+    """An archive that passed every check: what is stored, exactly as the file says it."""
+
+    variant: Variant
+    title: str
+    place: str
+    date: date | None
+    options: dict[str, str]
+    created_at: datetime
+    language: str
+    closed_at: datetime | None
+    settings: tuple[CheckedSettings, ...]
+    seatings: tuple[CheckedSeating, ...]
+    hands: tuple[CheckedHand, ...]
+
+
+def check_archive(data: object) -> CheckedArchive:
+    """Read and check a whole archive without storing anything; raises ``ArchiveError``
+    naming the first problem. The order of the checks is the order of the file: the
+    evening, its settings revisions, its seatings, its hands (each with its versions),
+    then what ties them together, then the replay (docs/archives.md, "Checks")."""
+    if not isinstance(data, Mapping) or data.get("format") != FORMAT:
+        raise _fail(msg("This is not a Scorekeeper evening archive."))
+    if data.get("version") != VERSION:
+        raise _fail(msg("This archive was written by another version of Scorekeeper."))
+    _object(data, ARCHIVE_KEYS, ARCHIVE)
+    head = _object(_need(data, "evening", Mapping, EVENING), EVENING_KEYS, EVENING)
+    game = _need(head, "game", str, EVENING)
+    try:
+        variant = get_variant(game, _need(head, "variant", str, EVENING))
+    except UnknownVariantError as error:
+        raise _fail(
+            msg(
+                "This archive is of a game this version of Scorekeeper does not know: {problem}",
+                problem=_first(error),
+            )
+        ) from None
+    raw_options = _need(head, "options", Mapping, EVENING)
+    try:
+        options = parse_options(variant.option_specs, raw_options)
+    except InvalidSettingsError as error:
+        raise _fail(
+            msg(
+                "The file is damaged: the evening's house rules are not valid: {problem}",
+                problem=_first(error),
+            )
+        ) from None
+    day = head.get("date")
+    try:
+        when = date.fromisoformat(day) if isinstance(day, str) else None
+    except ValueError:
+        when = None
+    if day is not None and when is None:
+        raise _fail(msg("The file is damaged: the evening has no valid date."))
+    title = _text(head, "title", TEXT_LENGTH, EVENING)
+    place = _text(head, "place", TEXT_LENGTH, EVENING)
+    created_at = _time(head.get("created_at"), EVENING)
+    settings = _check_settings(_need(data, "settings_revisions", list, ARCHIVE))
+    seatings = _check_seatings(_need(data, "seatings", list, ARCHIVE), variant)
+    last = settings[-1]
+    shared = {**head, "options": raw_options}
+    for key in SHARED_SETTINGS:
+        if key not in last.settings or last.settings[key] != shared.get(key):
+            raise _differs(key, last.version)
+    if last.settings.get("first_dealer") != seatings[0].dealer:
+        raise _differs("first_dealer", last.version)
+    raw_hands = _need(data, "hands", list, ARCHIVE)
+    if len(raw_hands) > MAX_HANDS:
+        raise _fail(
+            msg("The file holds more than {n} hands: too many for one evening.", n=MAX_HANDS)
+        )
+    hands = _check_hands(raw_hands, seatings)
+    for i, seating in enumerate(seatings, start=1):
+        if seating.from_hand > len(hands) + 1:
+            raise _fail(_beyond(i, seating.from_hand, len(hands)))
+    _one_spelling(seatings, hands)
+    _replay(variant, options, seatings, hands)
+    return CheckedArchive(
+        variant=variant,
+        title=title,
+        place=place,
+        date=when,
+        options=options,
+        created_at=created_at,
+        language=last.settings.get("language", "de"),
+        closed_at=_closed_at(settings),
+        settings=settings,
+        seatings=seatings,
+        hands=hands,
+    )
+
+
+def _first(error: InvalidInputError) -> Message:
+    """The first message an error carries."""
+    return next(m for messages in error.errors.values() for m in messages)
+
+
+def _differs(key: str, version: int) -> ArchiveError:
+    return _fail(
+        msg(
+            "The file is damaged: the evening's {key} is not the one of its last settings "
+            "version ({v}).",
+            key=key,
+            v=version,
+        )
+    )
+
+
+def _beyond(i: int, start: int, count: int) -> Message:
+    if count == 0:
+        return msg(
+            "The file is damaged: seating {i} starts at hand {n}, but the evening has no hands.",
+            i=i,
+            n=start,
+        )
+    return msg(
+        "The file is damaged: seating {i} starts at hand {n}, but the evening's last hand is "
+        "hand {last}.",
+        i=i,
+        n=start,
+        last=count,
+    )
+
+
+def _check_settings(raw: list[Any]) -> tuple[CheckedSettings, ...]:
+    """The settings revisions: versions 1, 2, 3... each a complete set of settings."""
+    if not raw:
+        raise _fail(msg("The file is damaged: the evening's settings have no history."))
+    out: list[CheckedSettings] = []
+    for i, entry in enumerate(raw, start=1):
+        where = msg("entry {i} of the settings versions", i=i)
+        item = _object(entry, SETTINGS_REVISION_KEYS, where)
+        version = _number(item, "version", where)
+        _in_sequence(version, raw, i, "version", SETTINGS_NUMBERS)
+        where = _settings(version)
+        settings = _object(_need(item, "settings", Mapping, where), SETTINGS_KEYS, where)
+        if "language" in settings and settings["language"] not in LANGUAGES:
+            raise _fail(
+                msg("The file is damaged: {where} has no valid {key}.", where=where, key="language")
+            )
+        if "closed" in settings and not isinstance(settings["closed"], bool):
+            raise _fail(
+                msg("The file is damaged: {where} has no valid {key}.", where=where, key="closed")
+            )
+        source = _text(item, "source", SOURCE_LENGTH, where)
+        out.append(CheckedSettings(version, dict(settings), _time(item.get("at"), where), source))
+    return tuple(out)
+
+
+def _check_seatings(raw: list[Any], variant: Variant) -> tuple[CheckedSeating, ...]:
+    """The seatings: the first from hand 1, each later one from the same hand or later."""
+    if not raw:
+        raise _fail(msg("The file is damaged: the first seating is missing."))
+    if len(raw) > MAX_SEATINGS:
+        raise _fail(
+            msg(
+                "The file holds more than {n} seatings: too many for one evening.",
+                n=MAX_SEATINGS,
+            )
+        )
+    out: list[CheckedSeating] = []
+    for i, entry in enumerate(raw, start=1):
+        where = _seating(i)
+        item = _object(entry, SEATING_KEYS, where)
+        start = _number(item, "from_hand", where)
+        if i == 1 and start != 1:
+            raise _fail(
+                msg(
+                    "The file is damaged: the first seating starts at hand {n}, not at hand 1.",
+                    n=start,
+                )
+            )
+        if out and start < out[-1].from_hand:
+            # Two seatings may start at the same hand: the table changed twice before it,
+            # and the later one holds.
+            raise _fail(
+                msg(
+                    "The file is damaged: seating {i} starts at hand {n}, before the seating "
+                    "listed before it (hand {before}).",
+                    i=i,
+                    n=start,
+                    before=out[-1].from_hand,
+                )
+            )
+        names = _need(item, "players", list, where)
+        if not all(isinstance(n, str) for n in names):
+            raise _fail(msg("The file is damaged: {where} has no valid players.", where=where))
+        if len(names) > variant.max_players:  # refused before reading a long list's names
+            problem = variant.player_count_problem(len(names))
+            assert problem is not None
+            raise _fail(_bad_players(where, problem))
+        seen: set[str] = set()
+        for name in names:
+            problem = _name_problem(name)
+            if problem is None and name_key(name) in seen:
+                problem = msg("{name} is listed twice.", name=name)
+            if problem is not None:
+                raise _fail(_bad_players(where, problem))
+            seen.add(name_key(name))
+        if (problem := variant.player_count_problem(len(names))) is not None:
+            raise _fail(_bad_players(where, problem))
+        dealer = item.get("dealer")
+        if dealer is not None and dealer not in names:
+            raise _fail(msg("The file is damaged: {where} has no valid dealer.", where=where))
+        out.append(
+            CheckedSeating(start, tuple(names), dealer, _time(item.get("created_at"), where))
+        )
+    return tuple(out)
+
+
+def _bad_players(where: Message, problem: Message) -> Message:
+    return msg(
+        "The file is damaged: the players of {where} are not valid: {problem}",
+        where=where,
+        problem=problem,
+    )
+
+
+def _check_hands(raw: list[Any], seatings: tuple[CheckedSeating, ...]) -> tuple[CheckedHand, ...]:
+    """The hands: numbered 1, 2, 3... in order, each the last of its versions."""
+    out: list[CheckedHand] = []
+    tables = _facts(seatings)
+    for i, entry in enumerate(raw, start=1):
+        item = _object(entry, HAND_KEYS, msg("entry {i} of the hands", i=i))
+        number = _number(item, "number", msg("entry {i} of the hands", i=i))
+        _in_sequence(number, raw, i, "number", HAND_NUMBERS)
+        where = _hand(number)
+        dealer = _need(item, "dealer", str, where)
+        if _name_problem(dealer) is not None:
+            raise _fail(
+                msg("The file is damaged: {where} has no valid {key}.", where=where, key="dealer")
+            )
+        if dealer not in seating_for(tables, number).players:
+            raise _fail(
+                msg(
+                    "The file is damaged: hand {n} is dealt by {name}, who is not at its table.",
+                    n=number,
+                    name=dealer,
+                )
+            )
+        facts = dict(_need(item, "input", Mapping, where))
+        void = _maybe_text(item, "void_reason", REASON_LENGTH, where)
+        if void is not None and not void.strip():
+            raise _fail(msg("The file is damaged: hand {n} is voided without a reason.", n=number))
+        created_at = _time(item.get("created_at"), where)
+        versions = _check_versions(_need(item, "revisions", list, where), number)
+        last = versions[-1]
+        for key, mine, theirs in (
+            ("input", facts, last.input),
+            ("void_reason", void, last.void_reason),
+        ):
+            if mine != theirs:
+                raise _fail(
+                    msg(
+                        "The file is damaged: hand {n} contradicts its last version ({v}): "
+                        "the {key} differs.",
+                        n=number,
+                        v=last.version,
+                        key=key,
+                    )
+                )
+        if created_at > versions[0].at:
+            raise _fail(
+                msg("The file is damaged: hand {n} was recorded after its first version.", n=number)
+            )
+        out.append(CheckedHand(number, dealer, facts, void, created_at, versions))
+    return tuple(out)
+
+
+def _check_versions(raw: list[Any], n: int) -> tuple[CheckedVersion, ...]:
+    """A hand's versions, 1, 2, 3...: recorded, then corrected or voided in turn. A void
+    keeps the facts, and a voided hand is corrected (which brings it back) before it can be
+    voided again: ``operations.hands``."""
+    if not raw:
+        raise _fail(msg("The file is damaged: {where} has no history.", where=_hand(n)))
+    words = version_numbers(n)
+    out: list[CheckedVersion] = []
+    for i, entry in enumerate(raw, start=1):
+        where = msg("entry {i} of the versions of hand {n}", i=i, n=n)
+        item = _object(entry, REVISION_KEYS, where)
+        version = _number(item, "version", where)
+        _in_sequence(version, raw, i, "version", words)
+        where = _version(version, n)
+        facts = dict(_need(item, "input", Mapping, where))
+        void = _maybe_text(item, "void_reason", REASON_LENGTH, where)
+        if void is not None:
+            if not void.strip():
+                raise _fail(
+                    msg(
+                        "The file is damaged: version {v} of hand {n} voids it without a reason.",
+                        v=version,
+                        n=n,
+                    )
+                )
+            if not out:
+                raise _fail(
+                    msg(
+                        "The file is damaged: hand {n} is voided in its first version; a hand "
+                        "is recorded before it is voided.",
+                        n=n,
+                    )
+                )
+            if out[-1].void_reason is not None:
+                raise _fail(
+                    msg(
+                        "The file is damaged: version {v} of hand {n} voids it again; it was "
+                        "voided already.",
+                        v=version,
+                        n=n,
+                    )
+                )
+            if facts != out[-1].input:
+                raise _fail(
+                    msg(
+                        "The file is damaged: version {v} of hand {n} voids it and changes its "
+                        "facts; a void keeps them.",
+                        v=version,
+                        n=n,
+                    )
+                )
+        source = _text(item, "source", SOURCE_LENGTH, where)
+        correction = _maybe_text(item, "correction", REASON_LENGTH, where)
+        out.append(
+            CheckedVersion(version, facts, void, _time(item.get("at"), where), source, correction)
+        )
+    return tuple(out)
+
+
+def _facts(seatings: tuple[CheckedSeating, ...]) -> tuple[SeatingFact, ...]:
+    return tuple(SeatingFact(s.from_hand, s.players, s.dealer) for s in seatings)
+
+
+def _one_spelling(seatings: tuple[CheckedSeating, ...], hands: tuple[CheckedHand, ...]) -> None:
+    """Refuse one person written two ways ("Anna", "anna"): the app writes every name
+    from its player's row, and storing would silently make them one."""
+    spelled: dict[str, str] = {}
+    names = [n for s in seatings for n in s.players] + [h.dealer for h in hands]
+    for name in names:
+        other = spelled.setdefault(name_key(name), name)
+        if other != name:
+            raise _fail(
+                msg(
+                    "The file is damaged: one player is named both “{name}” and “{other}”.",
+                    name=other,
+                    other=name,
+                )
+            )
+
+
+def _replay(
+    variant: Variant,
+    options: Mapping[str, str],
+    seatings: tuple[CheckedSeating, ...],
+    hands: tuple[CheckedHand, ...],
+) -> None:
+    """Replay the evening as the file has it: every hand must fit the rules."""
+    facts = _facts(seatings)
+    records = [
+        ledger_mod.HandRecord(
+            h.number,
+            Table(seating_for(facts, h.number).players, h.dealer),
+            h.input,
+            h.void_reason is not None,
+        )
+        for h in hands
+    ]
+    try:
+        replay(variant, options, records)
+    except InvalidInputError as error:
+        raise _fail(
+            msg(
+                "The file is damaged: hand {n} does not fit the rules: {problem}",
+                n=error.hand or "?",
+                problem=_first(error),
+            )
+        ) from error
+    try:
+        table_after(facts, reversed(records))
+    except ValueError:
+        raise _fail(msg("The file is damaged: a dealer is not at the table.")) from None
+
+
+def _closed_at(settings: tuple[CheckedSettings, ...]) -> datetime | None:
+    """When the evening was closed, if its newest settings say it is: the time of the
+    version that closed it (later versions while closed, anonymising say, keep it so)."""
+    closed_at = None
+    for version in settings:
+        closed = version.settings.get("closed") is True
+        if not closed:
+            closed_at = None
+        elif closed_at is None:
+            closed_at = version.at
+    return closed_at
+
+
+# Storing -----------------------------------------------------------------------------
+
+
+def import_evening(data: object, *, source: str = "import") -> Evening:
+    """Store an archived evening as a new one; refuse the whole file if anything is off.
+
+    Flushes, never commits: on a refusal the caller rolls back, though nothing was added.
+    """
+    try:
+        checked = check_archive(data)
+    except ArchiveError as error:
+        raise _refused(error.problem) from error
+    return store(checked, source=source, refused=_refused)
+
+
+def _refused(problem: Message) -> ArchiveError:
+    return _fail(msg("{problem} Nothing was imported.", problem=problem))
+
+
+def store(
+    checked: CheckedArchive,
+    *,
+    source: str,
+    refused: Callable[[Message], ArchiveError] = _fail,
+) -> Evening:
+    """Store a checked archive as a new evening, with one settings revision more saying
+    where it came from (``source``); ``refused`` words a problem found only once stored."""
+    people: dict[str, Player] = {}
+
+    def person(name: str) -> Player:
+        # Rows are not flushed while the archive is stored, so each name is looked up once.
+        # A name the installation knows in another case is that player, as when an evening
+        # is started (docs/archives.md).
+        key = name_key(name)
+        if key not in people:
+            people[key] = operations.player_named(name)
+        return people[key]
+
+    with db.session.no_autoflush:
+        evening = Evening(
+            game=checked.variant.game,
+            variant=checked.variant.key,
+            title=checked.title,
+            place=checked.place,
+            date=checked.date,
+            options=checked.options,
+            language=checked.language,
+            closed_at=checked.closed_at,
+            created_at=checked.created_at,
+        )
+        db.session.add(evening)
+        for s in checked.seatings:
+            seating = Seating(
+                evening=evening,
+                from_hand=s.from_hand,
+                dealer=person(s.dealer) if s.dealer is not None else None,
+                created_at=s.created_at,
+            )
+            seating.seats = [Seat(position=p, player=person(n)) for p, n in enumerate(s.players)]
+            db.session.add(seating)
+        for h in checked.hands:
+            _store_hand(evening, h, person(h.dealer))
+        for r in checked.settings:
+            db.session.add(
+                EveningRevision(
+                    evening=evening,
+                    version=r.version,
+                    settings=r.settings,
+                    at=r.at,
+                    source=r.source,
+                )
+            )
+        evening.version = checked.settings[-1].version + 1
+        db.session.add(
+            EveningRevision(
+                evening=evening,
+                version=evening.version,
+                settings=operations.evening_settings(evening),
+                source=source,
+            )
+        )
+    try:
+        db.session.flush()
+    except IntegrityError:
+        raise refused(msg("The file is damaged: two hands or seatings share a number.")) from None
+    db.session.expire(evening)
+    try:
+        operations.view(operations.get_evening(evening.id) or evening)
+    except InvalidInputError as error:
+        raise refused(
+            msg(
+                "The file is damaged: hand {n} does not fit the rules: {problem}",
+                n=error.hand or "?",
+                problem=_first(error),
+            )
+        ) from error
+    except ValueError:
+        raise refused(msg("The file is damaged: a dealer is not at the table.")) from None
+    return evening
+
+
+def _store_hand(evening: Evening, checked: CheckedHand, dealer: Player) -> None:
+    """A hand and its versions, stored as the app stores them: a hand never changed is its
+    row alone (``Hand.history``), any other keeps every version as a revision."""
+    first = checked.versions[0]
+    hand = Hand(
+        evening=evening,
+        number=checked.number,
+        dealer=dealer,
+        input=checked.input,
+        void_reason=checked.void_reason,
+        version=checked.versions[-1].version,
+        created_at=checked.created_at,
+        updated_at=checked.versions[-1].at,
+        source=first.source,
+    )
+    as_recorded = (
+        len(checked.versions) == 1 and first.at == checked.created_at and first.correction is None
+    )
+    if not as_recorded:
+        for v in checked.versions:
+            hand.revisions.append(
+                HandRevision(
+                    version=v.version,
+                    input=v.input,
+                    void_reason=v.void_reason,
+                    at=v.at,
+                    source=v.source,
+                    reason=v.correction,
+                )
+            )
+    db.session.add(hand)

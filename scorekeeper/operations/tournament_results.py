@@ -1,0 +1,238 @@
+"""Each table's result replayed from its hands, the standings, and the organiser's progress.
+
+Nothing here is stored: every table's evening is replayed (as every evening page does) and
+the pure ``scorekeeper.core.standings`` ranks the entrants, so a correction shows at once.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from fractions import Fraction
+from statistics import median
+
+from flask import current_app
+from sqlalchemy import func, select
+from sqlalchemy.orm import selectinload
+
+from scorekeeper import operations
+from scorekeeper.core.standings import RoundScore, Standing, TableResult, standings
+from scorekeeper.db.extensions import db
+from scorekeeper.db.models import Evening, Hand, Seat, Seating, utcnow
+from scorekeeper.db.tournament_models import Entrant, Round, Tournament, TournamentTable
+
+#: A table with no hand for this long while others play on is flagged as late.
+QUIET = timedelta(minutes=15)
+#: A table this far behind the round's median progress is flagged as late.
+BEHIND = Fraction(1, 4)
+
+
+@dataclass(frozen=True, slots=True)
+class TableState:
+    """One table of a round as the organiser's board shows it."""
+
+    table: TournamentTable
+    #: The players' names in seat order.
+    players: tuple[str, ...]
+    hands: int
+    due: int
+    finished: bool
+    last_activity: datetime
+    late: bool
+    #: Start number → result in the native unit, as it stands.
+    results: dict[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """A line of the standings with the entrant it belongs to."""
+
+    entrant: Entrant
+    standing: Standing
+
+    def round(self, number: int) -> RoundScore | None:
+        """This line's score in round ``number`` (None: did not play it)."""
+        return next((r for r in self.standing.rounds if r.round == number), None)
+
+
+@dataclass(frozen=True, slots=True)
+class Replayed:
+    """What a table's replay gives the board and the standings, kept while its facts stay."""
+
+    players: tuple[str, ...]
+    hands: int
+    results: dict[int, int]
+    last_activity: datetime
+
+
+#: Replayed tables kept per app: a board or standings page replays only the tables whose
+#: hands changed since (a tournament of 200 players has 300 tables).
+CACHE_SIZE = 4096
+
+
+def fingerprints(evening_ids: list[int]) -> dict[int, tuple[object, ...]]:
+    """A value per evening that changes whenever anything its replay reads changes.
+
+    A new, corrected or voided hand changes the count, the sum of versions or the latest
+    change; a settings correction bumps the evening's version. One query for all tables.
+    """
+    if not evening_ids:
+        return {}
+    rows = db.session.execute(
+        select(
+            Evening.id,
+            Evening.version,
+            Evening.created_at,
+            func.count(Hand.id),
+            func.coalesce(func.sum(Hand.version), 0),
+            func.max(Hand.updated_at),
+        )
+        .outerjoin(Hand, Hand.evening_id == Evening.id)
+        .where(Evening.id.in_(evening_ids))
+        .group_by(Evening.id, Evening.version, Evening.created_at)
+    ).all()
+    return {row[0]: tuple(row[1:]) for row in rows}
+
+
+def _cache() -> OrderedDict[tuple[int, tuple[object, ...]], Replayed]:
+    store: OrderedDict[tuple[int, tuple[object, ...]], Replayed]
+    store = current_app.extensions.setdefault("scorekeeper.replayed_tables", OrderedDict())
+    return store
+
+
+def replayed(tables: list[TournamentTable]) -> dict[int, Replayed]:
+    """Each table's replay (by table id), replaying only the tables not seen as they are."""
+    cache = _cache()
+    prints = fingerprints([t.evening_id for t in tables])
+    out: dict[int, Replayed] = {}
+    missing = []
+    for table in tables:
+        key = (table.evening_id, prints.get(table.evening_id, ()))
+        if key in cache:
+            cache.move_to_end(key)
+            out[table.id] = cache[key]
+        else:
+            missing.append(table)
+    evenings = load_evenings(missing)
+    for table in missing:
+        evening = evenings[table.evening_id]
+        result = _replay(table, evening)
+        cache[(table.evening_id, prints.get(table.evening_id, ()))] = result
+        out[table.id] = result
+    while len(cache) > CACHE_SIZE:
+        cache.popitem(last=False)
+    return out
+
+
+def _replay(table: TournamentTable, evening: Evening) -> Replayed:
+    current = operations.view(evening)
+    final = current.settlement().final
+    names = evening.seatings[0].names
+    played = len([h for h in current.ledger.hands if not h.record.void])
+    touched = max([evening.created_at, *(h.updated_at for h in evening.hands)])
+    results = {n: final.get(name, 0) for n, name in zip(table.seats, names, strict=True)}
+    return Replayed(names, played, results, touched)
+
+
+def load_evenings(tables: list[TournamentTable]) -> dict[int, Evening]:
+    """The tables' evenings with seats and hands, in a handful of queries."""
+    ids = [t.evening_id for t in tables]
+    if not ids:
+        return {}
+    query = (
+        select(Evening)
+        .where(Evening.id.in_(ids))
+        .options(
+            selectinload(Evening.seatings).selectinload(Seating.seats).selectinload(Seat.player),
+            selectinload(Evening.seatings).selectinload(Seating.dealer),
+            selectinload(Evening.hands).selectinload(Hand.dealer),
+        )
+    )
+    return {e.id: e for e in db.session.scalars(query)}
+
+
+def table_states(
+    round_: Round,
+    done: dict[int, Replayed] | None = None,
+    ends: dict[int, tuple[bool, int]] | None = None,
+) -> list[TableState]:
+    """Every table of a started round: hands, results so far, finished or late."""
+    tables = list(round_.tables)
+    done = done if done is not None else replayed(tables)
+    ends = ends if ends is not None else table_ends(tables)
+    states = []
+    for table in tables:
+        facts = done[table.id]
+        finished, due = ends[table.evening_id]
+        states.append(
+            TableState(
+                table,
+                facts.players,
+                facts.hands,
+                due,
+                finished,
+                facts.last_activity,
+                False,
+                facts.results,
+            )
+        )
+    return _flag_late(states)
+
+
+def table_ends(tables: list[TournamentTable]) -> dict[int, tuple[bool, int]]:
+    """Per evening: whether it has closed, and how many hands it plays; one query."""
+    ids = [t.evening_id for t in tables]
+    if not ids:
+        return {}
+    query = select(Evening.id, Evening.closed_at, Evening.hands_due).where(Evening.id.in_(ids))
+    return {i: (closed is not None, due or 0) for i, closed, due in db.session.execute(query)}
+
+
+def _flag_late(states: list[TableState]) -> list[TableState]:
+    """Late: unfinished and quiet for a while, or well behind the round's median table."""
+    if not states:
+        return states
+    progress = median(Fraction(s.hands, s.due or 1) for s in states)
+    now = utcnow()
+    out = []
+    for s in states:
+        behind = Fraction(s.hands, s.due or 1) < progress - BEHIND
+        quiet = now - s.last_activity > QUIET
+        late = not s.finished and (behind or quiet)
+        out.append(
+            TableState(
+                s.table, s.players, s.hands, s.due, s.finished, s.last_activity, late, s.results
+            )
+        )
+    return out
+
+
+def round_states(tournament: Tournament) -> dict[int, list[TableState]]:
+    """Every started round's tables, loading all their evenings at once."""
+    started = [r for r in tournament.round_list if r.started_at is not None]
+    tables = [t for r in started for t in r.tables]
+    done = replayed(tables)
+    ends = table_ends(tables)
+    return {r.number: table_states(r, done, ends) for r in started}
+
+
+def tournament_standings(
+    tournament: Tournament, states: dict[int, list[TableState]] | None = None
+) -> list[Line]:
+    """The standings over every started round, as the tables stand now."""
+    states = states if states is not None else round_states(tournament)
+    tables = [
+        TableResult(number, s.table.number, s.results, s.hands)
+        for number, round_tables in states.items()
+        for s in round_tables
+    ]
+    byes = {r.number: r.byes for r in tournament.round_list if r.started_at is not None}
+    entrants = {e.number: e for e in tournament.entrants}
+    rows = standings(entrants, tables, byes, scoring=tournament.scoring)
+    # Who never came (registered, never checked in, never played) is left out.
+    return [
+        Line(entrants[row.number], row)
+        for row in rows
+        if row.rounds or entrants[row.number].present
+    ]

@@ -1,0 +1,215 @@
+"""Command-line tools (``flask --app scorekeeper ...``)."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+import click
+from flask import Flask, current_app
+from flask.cli import with_appcontext
+from flask_babel import force_locale
+from flask_migrate import upgrade
+from sqlalchemy import select
+
+from scorekeeper import LANGUAGES, MIGRATIONS, operations
+from scorekeeper.core.rules.base import InvalidInputError
+from scorekeeper.core.validation import name_key
+from scorekeeper.db.extensions import db
+from scorekeeper.db.models import Evening, Player
+from scorekeeper.db.schema import upgrade_schema
+from scorekeeper.operations import anonymising, installation_backups
+from scorekeeper.web import json_shapes
+
+
+@click.command("migrate")
+@with_appcontext
+def migrate() -> None:
+    """Bring the database to the current schema, under the lock every process shares.
+
+    The server runs this once before its workers start, with ``SCOREKEEPER_AUTO_MIGRATE``
+    false, so that no worker upgrades the schema on its own.
+    """
+    upgrade_schema(current_app._get_current_object())  # type: ignore[attr-defined]
+    click.echo("The database schema is up to date.")
+
+
+@click.command("front-config")
+@click.option("--host", required=True, help="the address the server listens on")
+@click.option("--port", type=int, required=True, help="the port the server listens on")
+@click.option("--timeout", type=int, required=True, help="the workers' timeout in seconds")
+@click.option("--print-timeout", type=int, help="the printouts' workers' (default: --timeout)")
+@with_appcontext
+def front_config(host: str, port: int, timeout: int, print_timeout: int | None) -> None:
+    """Write the front's configuration for a server (``scorekeeper/server/front.py``) and print
+    its path; the workers' socket path is in the file ``socket`` beside it."""
+    from scorekeeper.server import front
+
+    app = current_app
+    limit = int(app.config["MAX_CONTENT_LENGTH"] or 0)
+    routes = [(rule.rule, rule.methods or ()) for rule in app.url_map.iter_rules()]
+    path = front.write(Path(app.instance_path), host, port, timeout, limit, routes, print_timeout)
+    click.echo(str(path))
+
+
+@click.command("recompute")
+@with_appcontext
+def recompute() -> None:
+    """Replay every evening and report any stored hand that no longer fits the rules."""
+    failures = 0
+    for evening in db.session.scalars(select(Evening).order_by(Evening.id)):
+        try:
+            current = operations.view(evening)
+        except ValueError as error:
+            failures += 1
+            click.echo(f"evening {evening.id}: {error}", err=True)
+            continue
+        click.echo(
+            f"evening {evening.id}: {len(current.ledger.hands)} hands, "
+            + json.dumps(current.ledger.balances, ensure_ascii=False)
+        )
+    if failures:
+        raise SystemExit(1)
+
+
+@click.command("show-evening")
+@click.argument("evening_id", type=int)
+@with_appcontext
+def show_evening(evening_id: int) -> None:
+    """Print an evening with its ledger as JSON."""
+    evening = operations.get_evening(evening_id)
+    if evening is None:
+        raise click.ClickException(f"There is no evening {evening_id}.")
+    click.echo(json.dumps(json_shapes.evening_json(operations.view(evening)), indent=2))
+
+
+def local_now() -> datetime:
+    """Now on the clock of the hall (the app's time zone), for file names people read."""
+    return datetime.now(ZoneInfo(current_app.config["BABEL_DEFAULT_TIMEZONE"]))
+
+
+@click.command("backup")
+@click.argument("folder", required=False, type=click.Path(file_okay=False, path_type=Path))
+@with_appcontext
+def backup_command(folder: Path | None) -> None:
+    """Write a backup of every evening into FOLDER (default: instance/backups).
+
+    Safe while the server runs: the evenings as JSON and, for SQLite, the database file,
+    both from the same moment.
+    """
+    folder = folder or Path(current_app.instance_path) / "backups"
+    now = local_now()
+    files = installation_backups.write_backup(folder, now)
+    click.echo(f"{files.count} evenings written to {files.evenings}")
+    if files.database is not None:
+        click.echo(f"The SQLite database copied to {files.database}")
+    else:
+        click.echo(installation_backups.pg_dump_advice(db.engine.url, folder, now))
+
+
+@click.command("restore")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--yes", is_flag=True, help="Replace the database without asking.")
+@with_appcontext
+def restore_command(file: Path, yes: bool) -> None:
+    """Restore FILE: a backup's .json or .zip, or its .sqlite database file.
+
+    A .json or .zip adds the evenings that are not here yet; evenings already here stay
+    as they are. A .sqlite file replaces the whole database: stop the server first.
+    """
+    with file.open("rb") as handle:
+        head = handle.read(len(installation_backups.SQLITE_MAGIC))
+    try:
+        if head == installation_backups.SQLITE_MAGIC:
+            replace_database(file, yes=yes)
+            return
+        restored = installation_backups.restore_evenings(
+            installation_backups.read_backup(file.read_bytes())
+        )
+    except InvalidInputError as error:
+        db.session.rollback()
+        problems = [m.render() for messages in error.errors.values() for m in messages]
+        said = " ".join(problems)
+        # The backup's checks say so themselves; other refusals do not.
+        ending = "" if "Nothing was" in said else " Nothing was changed."
+        raise click.ClickException(said + ending) from error
+    db.session.commit()
+    click.echo(
+        f"{len(restored.imported)} evenings restored; {restored.already_there} were already "
+        "here and stay as they are."
+    )
+
+
+def replace_database(file: Path, *, yes: bool) -> None:
+    """Replace the SQLite database by a backup's copy, keeping the current one beside it."""
+    target = installation_backups.database_file()
+    if target is None:
+        raise click.ClickException(
+            "This installation does not keep its evenings in a SQLite file. Restore the "
+            "backup's .json file instead (or a pg_dump copy with pg_restore)."
+        )
+    if file.resolve() == target.resolve():
+        raise click.ClickException("This is the database in use, not a backup of it.")
+    revision = installation_backups.check_sqlite_backup(file, MIGRATIONS)
+    safety = target.parent / "backups" / f"before-restore-{local_now():%Y-%m-%d-%H%M%S}.sqlite"
+    if not yes:
+        click.confirm(
+            f"Stop the Scorekeeper server first. This replaces every evening in {target} by "
+            f"those in {file}; the current database is kept as {safety}. Go on?",
+            abort=True,
+        )
+    installation_backups.replace_sqlite(file, safety)
+    upgrade(directory=str(MIGRATIONS))
+    click.echo(
+        f"The database was replaced by {file} (schema {revision}, brought up to date). The "
+        f"previous one is kept as {safety}. Start the server again."
+    )
+
+
+@click.command("anonymise-player")
+@click.argument("name")
+@click.option(
+    "--language",
+    type=click.Choice(LANGUAGES),
+    default="de",
+    show_default=True,
+    help="Language of the neutral name (Gast 1, Guest 1).",
+)
+@click.option("--yes", is_flag=True, help="Do not ask before renaming.")
+@with_appcontext
+def anonymise_player(name: str, language: str, yes: bool) -> None:
+    """Replace the player NAME by a neutral name in every evening; amounts stay the same."""
+    player = db.session.scalars(select(Player).where(Player.name_key == name_key(name))).first()
+    if player is None:
+        raise click.ClickException(f"There is no player called {name}.")
+    old = player.name
+    if not yes:
+        click.confirm(
+            f"Replace {old} by a neutral name in every evening? This cannot be undone "
+            "(backups taken before keep the name).",
+            abort=True,
+        )
+    try:
+        with force_locale(language):
+            new = anonymising.anonymise_player(player.id)
+    except anonymising.AnonymiseError as error:
+        db.session.rollback()
+        raise click.ClickException(
+            f"{old} could not be anonymised without changing an amount of evening "
+            f"{error.args[0]}; nothing was changed."
+        ) from error
+    db.session.commit()
+    click.echo(f"{old} is now {new} in every evening.")
+
+
+def register(app: Flask) -> None:
+    """Add the commands to ``flask``."""
+    app.cli.add_command(migrate)
+    app.cli.add_command(front_config)
+    app.cli.add_command(recompute)
+    app.cli.add_command(show_evening)
+    app.cli.add_command(backup_command)
+    app.cli.add_command(restore_command)
+    app.cli.add_command(anonymise_player)

@@ -1,0 +1,362 @@
+"""The front ``scripts/start`` puts before the app's workers: nginx, as its child.
+
+A tablet on a weak Wi-Fi link sends its request slowly, and a worker that reads a request
+serves nobody else meanwhile: four connections sending a header line every 2 s stopped a
+server of three gunicorn workers. nginx reads every request whole (headers and body, a
+body above a megabyte into a file of its own) before it hands it to a worker over a Unix
+socket in the instance folder, and keeps the tablets' connections open between requests
+itself; a worker takes a request only when it is free, so a tablet never waits behind a
+printout on a busy worker. ``docs/server.md`` gives the measurements behind the choice.
+
+This module writes nginx's configuration for one server (``write``, run by
+``flask --app scorekeeper front-config`` from ``scripts/start``): the app's upload limit,
+timeouts that fit gunicorn's, its own errors (a body too large, a request too slow, the
+app not answering) as the app's error page or, under ``/api/``, the API's error shape, in
+German or English; and it lets the app see the tablet's address behind it
+(``TrustedFront``).
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+import re
+import resource
+import socket
+import tempfile
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+from werkzeug.middleware.proxy_fix import ProxyFix
+
+#: Seconds a client may take to send its headers, and between two reads of its body,
+#: before nginx gives up on it (408); the connection takes no worker meanwhile.
+CLIENT_SECONDS = 10
+#: Seconds a kept-alive connection may stay idle between two requests.
+KEEPALIVE_SECONDS = 75
+#: Longest path of a Unix socket (108 bytes on Linux, less elsewhere).
+SOCKET_PATH_MAX = 100
+#: Connections the front holds at most (tablets, slow ones, and its own to the workers).
+CONNECTIONS_MAX = 4096
+
+#: What the front says for the errors it answers itself: (status, field of the API's error
+#: shape, English, German). 413 speaks as the app's own handler does (``blueprints.errors``).
+ERRORS: dict[int, tuple[str, str, str, str]] = {
+    400: (
+        "Bad Request",
+        "request",
+        "The request was incomplete, so nothing was saved. Go back, reload the page and "
+        "enter it again.",
+        "Die Anfrage war unvollständig, deshalb wurde nichts gespeichert. Gehen Sie zurück, "
+        "laden Sie die Seite neu und geben Sie es nochmals ein.",
+    ),
+    408: (
+        "Request Timeout",
+        "request",
+        "The request arrived too slowly and was not read, so nothing was saved. Send it again.",
+        "Die Anfrage kam zu langsam an und wurde nicht gelesen, deshalb wurde nichts "
+        "gespeichert. Senden Sie sie nochmals.",
+    ),
+    413: (
+        "Content Too Large",
+        "body",
+        "This file is too large: at most {mb} MB can be sent. Nothing was saved.",
+        "Diese Datei ist zu gross: Höchstens {mb} MB können gesendet werden. Es wurde "
+        "nichts gespeichert.",
+    ),
+    405: (
+        "Method Not Allowed",
+        "request",
+        "This address cannot be used this way (the method is not one it takes).",
+        "Diese Adresse kann so nicht verwendet werden (sie nimmt diese Anfrageart nicht an).",
+    ),
+    502: (
+        "Bad Gateway",
+        "server",
+        "Scorekeeper is not answering right now (it may be starting). Wait a moment, check "
+        "whether it was saved, and send it again if not.",
+        "Scorekeeper antwortet gerade nicht (es startet vielleicht). Warten Sie einen "
+        "Moment, prüfen Sie, ob es gespeichert wurde, und senden Sie es sonst nochmals.",
+    ),
+    504: (
+        "Gateway Timeout",
+        "server",
+        "Scorekeeper took too long to answer. Check whether it was saved, and send it again "
+        "if not.",
+        "Scorekeeper hat zu lange für die Antwort gebraucht. Prüfen Sie, ob es gespeichert "
+        "wurde, und senden Sie es sonst nochmals.",
+    ),
+}
+#: nginx answers these with the page of the status given (494: headers too large).
+ALIASES = {494: 400, 503: 502}
+
+PAGE = """<!doctype html>
+<html lang="de"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Scorekeeper: {status}</title>
+<link rel="stylesheet" href="/static/style.css"></head>
+<body><header class="top"><a class="brand" href="/">Scorekeeper</a></header>
+<main id="main">
+<h1>Entschuldigung <span class="muted">({status})</span></h1>
+<p>{de}</p>
+<p><a href="/">Zurück zu den Abenden</a></p>
+<h1 lang="en">Sorry <span class="muted">({status})</span></h1>
+<p lang="en">{en}</p>
+<p lang="en"><a href="/">Back to the evenings</a></p>
+</main></body></html>
+"""
+
+CONFIG = """# Written by scripts/start (scorekeeper/server/front.py), again on every start.
+daemon off;
+{user}worker_processes 1;
+pid {run}/nginx.pid;
+error_log stderr warn;
+
+events {{
+    worker_connections {connections};
+}}
+
+http {{
+    access_log off;
+    server_tokens off;
+    client_body_temp_path {run}/body;
+    proxy_temp_path {run}/proxy;
+    fastcgi_temp_path {run}/fastcgi;
+    uwsgi_temp_path {run}/uwsgi;
+    scgi_temp_path {run}/scgi;
+    types {{
+        text/html html;
+        application/json json;
+    }}
+    default_type application/octet-stream;
+    charset utf-8;
+    charset_types application/json;
+    tcp_nodelay on;
+
+    # Whole requests only: headers and body are read here before a worker sees them.
+    client_max_body_size {body_max};
+    client_body_buffer_size 1m;
+    client_header_timeout {client}s;
+    client_body_timeout {client}s;
+    send_timeout {client}s;
+    keepalive_timeout {keepalive}s;
+    keepalive_requests 10000;
+
+    # API requests get the API's error shape, pages a page; German for a German browser.
+    map $request_uri $front_kind {{
+        ~^/api/ json;
+        default html;
+    }}
+    map $http_accept_language $front_lang {{
+        ~*^\\s*de de;
+        default en;
+    }}
+
+    # The methods each of the app's addresses takes, for the Allow of the 405 the front
+    # answers itself (a TRACE never reaches the app); written from the app's routes.
+    map $request_uri $front_path {{
+        "~^(?<path>[^?]*)" $path;
+    }}
+    map $front_path $front_allow {{
+{allow}
+    }}
+
+    upstream scorekeeper {{
+        server unix:{socket};
+    }}
+    # The printouts' own workers, at a lower priority (scripts/start): a PDF takes
+    # seconds of processor time, which the tablets' requests get first.
+    upstream printouts {{
+        server unix:{print_socket};
+    }}
+
+    server {{
+        listen {listen} default_server{ipv6only};
+        server_name _;
+
+{error_pages}
+        location /_front/ {{
+            internal;
+            alias {run}/errors/;
+        }}
+        location ~ ^/_front/(405[.].*)$ {{
+            internal;
+            alias {run}/errors/$1;
+            add_header Allow $front_allow always;
+        }}
+
+        location / {{
+            proxy_pass http://scorekeeper;
+{proxy}
+        }}
+
+        location ~ \\.pdf$ {{
+            proxy_pass http://printouts;
+{print_proxy}
+        }}
+    }}
+}}
+"""
+
+#: How the front hands a request on, the same to both pools of workers.
+PROXY = """            proxy_request_buffering on;
+            proxy_buffering on;
+            proxy_buffer_size 16k;
+            proxy_buffers 16 16k;
+            proxy_set_header Host $http_host;
+            proxy_set_header X-Forwarded-For $remote_addr;
+            proxy_set_header X-Forwarded-Proto $scheme;
+            proxy_set_header Connection "";
+            proxy_connect_timeout {connect}s;
+            proxy_send_timeout {upstream}s;
+            proxy_read_timeout {upstream}s;"""
+
+
+def connections() -> int:
+    """How many connections the front may hold at once: ``CONNECTIONS_MAX``, or as many as
+    the open-file limit allows (a proxied request holds two files: the tablet's connection
+    and the worker's), leaving some for its own files. ``scripts/start`` raises the limit
+    to the most the user may have first; a user's limit is often 1,024."""
+    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY:
+        return CONNECTIONS_MAX
+    return max(64, min(CONNECTIONS_MAX, (soft - 32) // 2))
+
+
+def run_folder(instance: Path, port: int) -> Path:
+    """Where one server's front keeps its configuration, socket and files: the instance
+    folder's ``front-<port>`` (servers on other ports may share the instance folder)."""
+    return instance / f"front-{port}"
+
+
+def socket_path(run: Path, name: str = "app") -> Path:
+    """A pool of workers' Unix socket, ``<name>.sock``: in the run folder, or in a private
+    temporary folder when that path would be too long for a socket."""
+    path = run / f"{name}.sock"
+    if len(os.fsencode(path)) <= SOCKET_PATH_MAX:
+        return path
+    return Path(tempfile.mkdtemp(prefix="scorekeeper-")) / f"{name}.sock"
+
+
+def listen_address(host: str, port: int) -> tuple[str, str]:
+    """nginx's ``listen`` address for ``HOST`` and ``PORT``, and the ``ipv6only`` flag an
+    IPv6 wildcard needs to take IPv4 too (as gunicorn's did)."""
+    if ":" in host:
+        flag = " ipv6only=off" if host == "::" else ""
+        return f"[{host}]:{port}", flag
+    return f"{host}:{port}", ""
+
+
+def error_files(folder: Path, body_max: int) -> None:
+    """The front's error answers, one file per status, language and kind."""
+    folder.mkdir(parents=True, exist_ok=True)
+    mb = body_max // (1024 * 1024)
+    for status, (_, field, english, german) in ERRORS.items():
+        en, de = english.format(mb=mb), german.format(mb=mb)
+        for lang, message in (("en", en), ("de", de)):
+            body = json.dumps({"errors": {field: [message]}}, ensure_ascii=False)
+            (folder / f"{status}.{lang}.json").write_text(body + "\n", encoding="utf-8")
+            page = PAGE.format(status=status, de=html.escape(de), en=html.escape(en))
+            (folder / f"{status}.{lang}.html").write_text(page, encoding="utf-8")
+
+
+def allow_map(routes: Iterable[tuple[str, Iterable[str]]]) -> str:
+    """The lines of the ``$front_allow`` map: for each of the app's routes (its rule and its
+    methods, as Flask's URL map has them), the path it matches and the methods the app
+    itself would name in ``Allow``. Rules without variables are matched exactly (nginx
+    tries those first); the others as patterns, those with fewer variables first."""
+    methods: dict[str, set[str]] = {}
+    for rule, taken in routes:
+        methods.setdefault(rule, set()).update(taken)
+    exact, patterns = [], []
+    for rule in sorted(methods, key=lambda r: (r.count("<"), -len(r), r)):
+        allowed = ", ".join(sorted(methods[rule]))
+        if "<" not in rule:
+            exact.append(f'        "{rule}" "{allowed}";')
+            continue
+        pattern = rule.replace(".", "[.]")
+        pattern = re.sub(r"<int:\w+>", "[0-9]+", pattern)
+        pattern = re.sub(r"<path:\w+>", ".+", pattern)
+        pattern = re.sub(r"<(?:\w+:)?\w+>", "[^/]+", pattern)
+        patterns.append(f'        "~^{pattern}$" "{allowed}";')
+    return "\n".join(exact + patterns)
+
+
+def write(
+    instance: Path,
+    host: str,
+    port: int,
+    timeout: int,
+    body_max: int,
+    routes: Iterable[tuple[str, Iterable[str]]] = (),
+    print_timeout: int | None = None,
+) -> Path:
+    """Write the front's configuration and error pages for the server on ``host:port``
+    whose workers time out after ``timeout`` seconds (the printouts' after
+    ``print_timeout``, by default the same) and serve ``routes`` (rules and methods, for
+    the ``Allow`` of the front's own 405); returns the configuration file.
+    The workers' socket path is written beside it, in ``socket``, and the printouts'
+    workers' in ``print-socket``."""
+    run = run_folder(instance, port)
+    run.mkdir(parents=True, exist_ok=True)
+    os.chmod(run, 0o700)  # the socket trusts whoever reaches it (TrustedFront)
+    for name in ("body", "proxy", "fastcgi", "uwsgi", "scgi"):
+        (run / name).mkdir(exist_ok=True)
+    error_files(run / "errors", body_max)
+    sock = socket_path(run)
+    print_sock = socket_path(run, "print")
+    listen, ipv6only = listen_address(host, port)
+    pages = []
+    for status in [*ERRORS, *ALIASES]:
+        shown = ALIASES.get(status, status)
+        pages.append(
+            f"        error_page {status} ={shown} /_front/{shown}.$front_lang.$front_kind;"
+        )
+    config = CONFIG.format(
+        # As root, nginx would hand its connections to "nobody", who may not reach the socket.
+        user="user root;\n" if os.geteuid() == 0 else "",
+        run=run,
+        socket=sock,
+        listen=listen,
+        ipv6only=ipv6only,
+        body_max=body_max,
+        connections=connections(),
+        client=CLIENT_SECONDS,
+        keepalive=KEEPALIVE_SECONDS,
+        print_socket=print_sock,
+        # A worker is stopped after ``timeout`` s; nginx waits a little longer to see it.
+        proxy=PROXY.format(connect=timeout, upstream=timeout + 5),
+        print_proxy=PROXY.format(
+            connect=print_timeout or timeout, upstream=(print_timeout or timeout) + 5
+        ),
+        error_pages="\n".join(pages) + "\n",
+        allow=allow_map(routes),
+    )
+    path = run / "nginx.conf"
+    path.write_text(config, encoding="utf-8")
+    (run / "socket").write_text(str(sock) + "\n", encoding="utf-8")
+    (run / "print-socket").write_text(str(print_sock) + "\n", encoding="utf-8")
+    return path
+
+
+class TrustedFront:
+    """The app as seen through the front: requests that came over the workers' Unix socket
+    were sent by the front, which names the tablet's address in ``X-Forwarded-For``
+    (replacing whatever the tablet sent); only those take it from there. Anything that
+    reaches the app otherwise (a TCP connection, the test client) keeps its own address."""
+
+    def __init__(self, app: Callable[..., Iterable[bytes]]) -> None:
+        self.app = app
+        self.forwarded = ProxyFix(app, x_for=1)
+
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:
+        connection = environ.get("gunicorn.socket")
+        if (
+            connection is not None
+            and getattr(connection, "family", None) == socket.AF_UNIX
+            and not environ.get("REMOTE_ADDR")
+        ):
+            return self.forwarded(environ, start_response)
+        return self.app(environ, start_response)

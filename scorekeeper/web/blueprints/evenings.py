@@ -1,0 +1,267 @@
+"""Pages for evenings: home, a new evening, the table screen, the history, the seating."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime
+from pathlib import Path
+
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    flash,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
+from flask_babel import get_locale, gettext, to_user_timezone
+from sqlalchemy import select
+from werkzeug.wrappers import Response
+
+from scorekeeper import LANGUAGES, operations
+from scorekeeper.core.rules import VARIANTS, get_variant
+from scorekeeper.core.rules.base import InvalidInputError
+from scorekeeper.db.extensions import db
+from scorekeeper.db.models import Player
+from scorekeeper.web.blueprints.hands import blank_entry, form_context, load_current, new_form
+from scorekeeper.web.forms import (
+    SEATS,
+    game_changed_form,
+    new_evening_body,
+    new_evening_form,
+    place_errors,
+    seated_names,
+    seating_form,
+    settings_body,
+    settings_form,
+    typed_seats,
+)
+from scorekeeper.web.json_shapes import text
+from scorekeeper.web.redirects import safe_referrer
+
+bp = Blueprint("evenings", __name__)
+
+
+def load_view(evening_id: int) -> operations.EveningView:
+    """The evening replayed, or 404."""
+    evening = operations.get_evening(evening_id)
+    if evening is None:
+        abort(404)
+    return operations.view(evening)
+
+
+@bp.get("/")
+def index() -> str:
+    """Open evenings first, most recently played on top; closed ones below."""
+    summaries = operations.summaries()
+    open_ = [s for s in summaries if s.evening.closed_at is None]
+    closed = [s for s in summaries if s.evening.closed_at is not None]
+    return render_template("evenings/index.html", recent=open_, past=closed)
+
+
+def known_players() -> list[str]:
+    """Names from earlier evenings, suggested while typing."""
+    return list(db.session.scalars(select(Player.name).order_by(Player.name)))
+
+
+def chosen_variant() -> tuple[str, str]:
+    """The game and variant picked on the new-evening page (default: the first one).
+
+    The form's own choice wins over the address's: the game list is part of the form, so
+    the game shown when Start is tapped is the game started.
+    """
+    chosen = request.form.get("variant") or request.args.get("variant") or ""
+    game, _, key = chosen.partition("/")
+    if (game, key) in VARIANTS:
+        return game, key
+    return next(iter(VARIANTS))
+
+
+def local_today() -> date:
+    """Today in the installation's time zone: the evening's date as the table sees it."""
+    return to_user_timezone(datetime.now(UTC)).date()
+
+
+@bp.get("/evenings/new")
+def new() -> str:
+    """The new-evening form."""
+    variant = get_variant(*chosen_variant())
+    form = new_evening_form(variant, text, today=local_today())
+    return render_template(
+        "evenings/new.html", form=form, variant=variant, games=VARIANTS, known=known_players()
+    )
+
+
+@bp.post("/evenings")
+def create() -> Response | tuple[str, int]:
+    """Start an evening from the form; after another game was chosen in it, first show
+    that game's house rules (the ones on the page were the other game's), names kept."""
+    chosen = chosen_variant()
+    variant = get_variant(*chosen)
+    if request.form.get("shown", "/".join(chosen)) != "/".join(chosen):
+        form = game_changed_form(variant, text, request.form, today=local_today())
+        return render_template(
+            "evenings/new.html",
+            form=form,
+            variant=variant,
+            games=VARIANTS,
+            known=known_players(),
+            changed=True,
+        )
+    form = new_evening_form(variant, text, formdata=request.form, seats=typed_seats(request.form))
+    form.validate()
+    if form.date.errors:
+        form.date.errors = [gettext("Choose a date from the calendar, or leave it empty.")]
+    else:
+        try:
+            body = {**new_evening_body(form, variant), "language": str(get_locale())}
+            evening = operations.create_evening(body, source="page")
+        except InvalidInputError as error:
+            db.session.rollback()
+            place_errors(form, error.errors, text)
+        else:
+            db.session.commit()
+            flash(gettext("The evening has started. Good luck!"))
+            return redirect(url_for("evenings.show", evening_id=evening.id), 303)
+    page = render_template(
+        "evenings/new.html", form=form, variant=variant, games=VARIANTS, known=known_players()
+    )
+    return page, 422
+
+
+@bp.get("/evenings/<int:evening_id>")
+def show(evening_id: int) -> Response:
+    """The table screen: who deals, the pot, balances, the hand entry, the last hands.
+
+    Never kept by the browser: Back and reload fetch it anew, so the entry form comes
+    with a fresh token and the hand it is for, never pre-ticked with the last hand
+    (``docs/recording.md``).
+    """
+    current = load_current(evening_id)
+    saved = request.args.get("saved", type=int)
+    saved_result = next(
+        (r for r in current.ledger.hands if r.record.number == saved and not r.record.void),
+        None,
+    )
+    form = new_form(current)
+    page = render_template(
+        "evenings/show.html",
+        current=current,
+        form=form,
+        entry_fields=blank_entry(current, form) if current.evening.closed_at is None else None,
+        warnings=False,
+        saved=saved_result,
+        **form_context(current.variant, current.next_table),
+    )
+    response = make_response(page)
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.get("/evenings/<int:evening_id>/hands")
+def history(evening_id: int) -> str:
+    """Every hand with its lines; edit and void from here."""
+    current = load_view(evening_id)
+    return render_template(
+        "evenings/history.html",
+        current=current,
+        **form_context(current.variant, current.next_table),
+    )
+
+
+@bp.get("/evenings/<int:evening_id>/seating")
+def seating(evening_id: int) -> str:
+    """Change the table between hands: players join or leave, seats swap."""
+    current = load_view(evening_id)
+    count = min(SEATS, current.variant.max_players)
+    form = seating_form(current.players, current.next_table.dealer, count)
+    return render_template(
+        "evenings/seating.html", current=current, form=form, known=known_players()
+    )
+
+
+@bp.post("/evenings/<int:evening_id>/seating")
+def change_seating(evening_id: int) -> Response | tuple[str, int]:
+    """Save the new table; it plays from the next hand on."""
+    current = load_view(evening_id)
+    count = min(SEATS, current.variant.max_players)
+    form = seating_form(current.players, current.next_table.dealer, count, request.form)
+    names, dealer = seated_names(form, count)
+    try:
+        operations.change_seating(
+            current.evening, {"players": names, "dealer": dealer}, source="page"
+        )
+    except InvalidInputError as error:
+        db.session.rollback()
+        place_errors(form, error.errors, text)
+        page = render_template(
+            "evenings/seating.html", current=current, form=form, known=known_players()
+        )
+        return page, 422
+    db.session.commit()
+    flash(gettext("The table has changed. It plays like this from the next hand on."))
+    return redirect(url_for("evenings.show", evening_id=evening_id), 303)
+
+
+@bp.get("/evenings/<int:evening_id>/settings")
+def settings(evening_id: int) -> str:
+    """Correct the title, place, date or house rules; every change is kept as a revision."""
+    current = load_view(evening_id)
+    values = {**operations.evening_settings(current.evening), "version": current.evening.version}
+    form = settings_form(current.variant, text, values)
+    return render_template("evenings/settings.html", current=current, form=form)
+
+
+@bp.post("/evenings/<int:evening_id>/settings")
+def update_settings(evening_id: int) -> Response | tuple[str, int]:
+    """Save corrected settings; the ledger replays with them."""
+    current = load_view(evening_id)
+    values = operations.evening_settings(current.evening)
+    form = settings_form(current.variant, text, values, formdata=request.form)
+    form.validate()
+    if form.date.errors:
+        form.date.errors = [gettext("Choose a date from the calendar, or leave it empty.")]
+    else:
+        try:
+            operations.correct_evening(current.evening, settings_body(form), source="page")
+        except operations.StaleVersionError:
+            db.session.rollback()
+            form.form_errors.append(
+                gettext("Someone else changed the settings meanwhile. Check them and save again.")
+            )
+            form.version.data = str(load_view(evening_id).evening.version)
+        except InvalidInputError as error:
+            db.session.rollback()
+            place_errors(form, error.errors, text)
+        else:
+            db.session.commit()
+            flash(gettext("The settings were corrected."))
+            return redirect(url_for("evenings.show", evening_id=evening_id), 303)
+    page = render_template("evenings/settings.html", current=load_view(evening_id), form=form)
+    return page, 422
+
+
+@bp.post("/language/<lang>")
+def language(lang: str) -> Response:
+    """Switch the pages' language and remember it."""
+    if lang in LANGUAGES:
+        session["lang"] = lang
+    return redirect(safe_referrer(request.referrer, request.host), 303)
+
+
+@bp.get("/favicon.ico")
+def favicon() -> Response:
+    """The tab's icon, at the address browsers ask for whatever the page names; public,
+    like the static files it is one of. A kilobyte and a half, sent from memory: no file
+    stays open behind the answer."""
+    folder = current_app.static_folder
+    assert folder is not None  # the factory sets it
+    response = Response(
+        (Path(folder) / "favicon.ico").read_bytes(), mimetype="image/vnd.microsoft.icon"
+    )
+    response.cache_control.public = True
+    response.cache_control.max_age = 86400
+    return response

@@ -1,0 +1,514 @@
+"""Pages that record, preview, undo, edit and void hands.
+
+Every POST redirects (POST-redirect-GET); a new hand carries a one-time token and the
+number it is entered as, so a double tap or a resent form records it once, and a stale
+form records nothing over or under another hand (``docs/recording.md``).
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections import OrderedDict
+from dataclasses import dataclass
+
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    flash,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from flask_babel import get_locale, gettext
+from markupsafe import Markup
+from werkzeug.wrappers import Response
+
+from scorekeeper import operations
+from scorekeeper.core.ledger import HandResult
+from scorekeeper.core.rules import get_variant
+from scorekeeper.core.rules.base import ImplausibleHandError, InvalidInputError, Table
+from scorekeeper.core.rules.rotation import seating_for
+from scorekeeper.core.rules.variant import Variant
+from scorekeeper.db import unit_of_work
+from scorekeeper.db.extensions import db
+from scorekeeper.db.idempotency import fingerprint, keep_answer, stored_answer
+from scorekeeper.db.models import Evening
+from scorekeeper.db.retry import retrying
+from scorekeeper.web import access
+from scorekeeper.web.hand_forms import hand_form
+from scorekeeper.web.json_shapes import text
+from scorekeeper.web.tournament_tables import (
+    correction_reason,
+    needs_reason,
+    note_correction,
+    table_for_evening,
+)
+
+bp = Blueprint("hands", __name__, url_prefix="/evenings/<int:evening_id>/hands")
+
+
+def load(evening_id: int) -> Evening:
+    """The evening or 404."""
+    evening = operations.get_evening(evening_id)
+    if evening is None:
+        abort(404)
+    return evening
+
+
+def load_current(evening_id: int, *, for_writing: bool = False) -> operations.EveningView:
+    """The evening as stored now, replayed, or 404 (``for_writing``: see
+    ``operations.current_view``)."""
+    found = operations.current_view(evening_id, for_writing=for_writing)
+    if found is None:
+        abort(404)
+    return found
+
+
+def new_form(current: operations.EveningView, formdata: object = None) -> object:
+    """The entry form for the next hand, with a fresh one-time token and the number the
+    hand is entered as (``docs/recording.md``)."""
+    form = hand_form(current.variant).build(current.next_table, formdata=formdata)
+    if not form.token.data:
+        form.token.data = secrets.token_urlsafe(16)
+    if not form.number.data:
+        form.number.data = str(operations.next_number(current.evening))
+    form.seats.data = seats_text(current.next_table)
+    return form
+
+
+#: Blank entry forms each app keeps, by language, game and table.
+BLANK_FORMS_KEPT = 256
+
+
+def blank_entry(current: operations.EveningView, form: object) -> Markup:
+    """The fields of the table screen's blank entry form, rendered once per table.
+
+    A blank form is the same HTML for every request at the same table (the players as
+    buttons, the dealer the rotation proposes, the page's language): only its tokens
+    differ, and they stand outside these fields. Rendering it is most of the table
+    screen's work, and every tablet in the hall reloads its screen.
+    """
+    table = current.next_table
+    key = (
+        str(get_locale()),
+        current.variant.game,
+        current.variant.key,
+        table.players,
+        table.dealer,
+    )
+    kept: OrderedDict[tuple[object, ...], Markup] = current_app.extensions.setdefault(
+        "scorekeeper.blank_forms", OrderedDict()
+    )
+    if (fields := kept.get(key)) is None:
+        fields = Markup(
+            render_template(
+                "_hand_form_fields.html",
+                form=form,
+                preview=True,
+                submit=gettext("Save hand"),
+                warnings=False,
+                **form_context(current.variant, table),
+            )
+        )
+        kept[key] = fields
+        while len(kept) > BLANK_FORMS_KEPT:
+            kept.popitem(last=False)
+    return fields
+
+
+def form_context(variant: Variant, table: Table) -> dict[str, object]:
+    """What the templates of a game's hand form need."""
+    entry = hand_form(variant)
+    return {
+        "hand_template": entry.template,
+        "summary_template": entry.summary_template,
+        "hand_context": entry.context(table),
+    }
+
+
+@dataclass(frozen=True, slots=True)
+class Conflict:
+    """Why an entry sent as a new hand was not recorded: the hand it was entered as is
+    stored already, as another entry (``docs/recording.md``, "Stale forms")."""
+
+    #: The hand the entry was meant to be.
+    number: int
+    #: What is stored as that hand (None if it is not in the evening).
+    saved: HandResult | None
+    #: The number the entry gets when saved now.
+    upcoming: int
+    #: The table was changed since the entry was typed: who sits where must be checked.
+    reseated: bool = False
+
+
+def render_table(
+    current: operations.EveningView,
+    form: object,
+    *,
+    warnings: bool = False,
+    conflict: Conflict | None = None,
+    status: int = 200,
+) -> tuple[str, int]:
+    """The table screen with the given entry form."""
+    page = render_template(
+        "evenings/show.html",
+        current=current,
+        form=form,
+        warnings=warnings,
+        saved=None,
+        conflict=conflict,
+        refused=status in (400, 409, 422),
+        **form_context(current.variant, current.next_table),
+    )
+    return page, status
+
+
+#: Sent by the table screen's outbox (``static/table.js``): a saved hand is answered with
+#: JSON instead of a redirect, so the outbox knows it is stored before it sends the next.
+OUTBOX_HEADER = "X-Scorekeeper-Outbox"
+
+
+def answer_saved(location: str, number: int) -> Response:
+    """The answer to a hand stored (now or by the same entry before): the table screen
+    with its receipt, or for the outbox the hand's number and that address."""
+    if request.headers.get(OUTBOX_HEADER) == "1":
+        return jsonify({"saved": number, "location": location})
+    return redirect(location, 303)
+
+
+#: Form fields that are not the entry: its protection, its key, the number it expects and
+#: the seats it was typed for.
+NOT_THE_ENTRY = {"csrf_token", "token", "number", "seats"}
+
+
+def entry_as_sent() -> dict[str, list[str]]:
+    """The entry as the form sent it, for its fingerprint: what the player chose, not
+    what the evening made of it (a dealer left as proposed is proposed anew once the
+    hand is stored, and must not make a double tap another entry)."""
+    return {name: request.form.getlist(name) for name in request.form if name not in NOT_THE_ENTRY}
+
+
+def expected_number(value: str | None) -> int | None:
+    """The number the form was rendered for (none from a form without one)."""
+    return int(value) if value and value.isdigit() and len(value) < 10 else None
+
+
+@bp.post("")
+def create(evening_id: int) -> Response | tuple[str, int]:
+    """Record the next hand from the table screen."""
+    if table_for_evening(evening_id) is not None:
+        # The last hand of a tournament table closes it, through the mapped evening.
+        return record(evening_id)
+    with unit_of_work.plain():
+        return record(evening_id)
+
+
+def record(evening_id: int) -> Response | tuple[str, int]:
+    """Record the next hand in the request's unit of work (``unit_of_work.current``).
+
+    The form's token is the entry's key: sent again with the same entry (a double tap, a
+    reload, the outbox after a dropped answer) it gets the first answer; with another
+    entry, or as a hand that another entry has become meanwhile, it gets the table
+    screen saying so, with the entry kept (``render_conflict``).
+    """
+    current = load_current(evening_id, for_writing=True)
+    table = current.next_table
+    entry = hand_form(current.variant)
+    form = entry.build(table, formdata=request.form)
+    if request.form.get("action") == "suggest" and entry.suggest(form, table):
+        return render_table(current, form)
+    token = form.token.data or ""
+    facts = entry.to_facts(form, table)
+    entry_print = fingerprint("POST", request.path, entry_as_sent())
+    if facts.get("dealer") == table.dealer:
+        # The rotation's dealer, left as proposed: should another tablet record a hand
+        # first, the rotation proposes anew instead of dealing to the same player twice.
+        del facts["dealer"]
+    if (number := expected_number(form.number.data)) is not None:
+        facts["number"] = number
+    scope, who, key = f"evening:{evening_id}", access.requester(), f"page:{token}"
+    reseated = bool(form.seats.data) and form.seats.data != seats_text(table)
+
+    def unit() -> Response | tuple[str, int]:
+        previous = stored_answer(scope, who, key) if token else None
+        if previous is not None:
+            unit_of_work.current().rollback()
+            saved_as = int(previous.body["hand"])
+            if previous.answers(entry_print):
+                location = previous.location or url_for("evenings.show", evening_id=evening_id)
+                return answer_saved(location, saved_as)
+            return render_conflict(evening_id, saved_as)
+        if reseated:
+            # Per-seat fields (a Misère's points) would land on other players.
+            return render_conflict(evening_id, None)
+        try:
+            hand, _ = operations.record_hand(current, facts, source="page")
+        except operations.HandNumberTakenError as taken:
+            unit_of_work.current().rollback()
+            # The same entry may have taken the number a moment ago (a second tab of the
+            # outbox, a resend while the first was stored): then it is answered as such.
+            again = stored_answer(scope, who, key) if token else None
+            if again is not None and again.answers(entry_print):
+                return answer_saved(again.location or "", int(again.body["hand"]))
+            return render_conflict(evening_id, taken.expected)
+        except ImplausibleHandError as warning:
+            unit_of_work.current().rollback()
+            entry.place_errors(form, warning.warnings, text)
+            return render_table(current, form, warnings=True, status=422)
+        except InvalidInputError as error:
+            unit_of_work.current().rollback()
+            entry.place_errors(form, error.errors, text)
+            return render_table(current, form, status=422)
+        location = url_for("evenings.show", evening_id=evening_id, saved=hand.number)
+        if token:
+            keep_answer(
+                scope,
+                who,
+                key,
+                fingerprint=entry_print,
+                status=303,
+                body={"hand": hand.number},
+                location=location,
+            )
+        unit_of_work.current().commit()
+        return answer_saved(location, hand.number)
+
+    return retrying(unit)
+
+
+def render_conflict(evening_id: int, number: int | None) -> tuple[str, int]:
+    """The table screen after an entry met a hand stored as its number (``None``: the
+    table it was typed for has changed): what is stored, and the entry as typed, ready to
+    save as the next hand with one tap (a new token)."""
+    current = load_current(evening_id)
+    table = current.next_table
+    upcoming = operations.next_number(current.evening)
+    saved = next((r for r in current.ledger.hands if r.record.number == number), None)
+    form = hand_form(current.variant).build(table, formdata=request.form)
+    if saved is not None and form.dealer.data == saved.record.table.dealer:
+        form.dealer.data = table.dealer  # that player has dealt: the rotation goes on
+    form.token.data = secrets.token_urlsafe(16)
+    form.number.data = str(upcoming)
+    form.seats.data = seats_text(table)
+    conflict = Conflict(number or upcoming, saved, upcoming, reseated=number is None)
+    return render_table(current, form, conflict=conflict, status=409)
+
+
+def seats_text(table: Table) -> str:
+    """The table's players in their seats, as the entry form carries them: a form typed
+    for other seats is not recorded for these (``docs/recording.md``)."""
+    return json.dumps(list(table.players), ensure_ascii=False)
+
+
+def keep_expired_entry(evening_id: int) -> tuple[str, int]:
+    """The table screen with the entry as typed, after its page's form protection
+    expired (a form left open over dinner) or its cookie was lost: nothing is saved, one
+    tap on Save sends it again with a fresh protection (``docs/recording.md``)."""
+    current = load_current(evening_id)
+    form = hand_form(current.variant).build(current.next_table, formdata=request.form)
+    if not form.token.data:
+        form.token.data = secrets.token_urlsafe(16)
+    form.form_errors.append(
+        gettext(
+            "Nothing was saved yet: this page was open a long time. Check the hand and tap "
+            "Save once more."
+        )
+    )
+    return render_table(current, form, status=400)
+
+
+@bp.post("/preview")
+def preview(evening_id: int) -> str:
+    """What the hand being entered would pay, as an HTML fragment for the live preview."""
+    current = load_current(evening_id)
+    table = current.next_table
+    entry = hand_form(current.variant)
+    form = entry.build(table, formdata=request.form)
+    problems: list[str] = []
+    result = None
+    try:
+        _, replayed = operations.prepare_hand(current, entry.to_facts(form, table))
+        result = replayed.ledger.hands[-1]
+    except ImplausibleHandError as warning:
+        problems = [text(m) for ms in warning.warnings.values() for m in ms]
+    except InvalidInputError as error:
+        problems = [text(m) for ms in error.errors.values() for m in ms]
+    db.session.rollback()
+    return render_template(
+        "hands/_preview.html",
+        result=result,
+        problems=problems,
+        tally=current.variant.keeps_tally,
+        currency=current.evening.options.get("currency", ""),
+    )
+
+
+@bp.post("/<int:number>/undo")
+def undo(evening_id: int, number: int) -> Response:
+    """Take back a hand just saved: a void with the reason "undo"."""
+
+    def unit() -> Response:
+        try:
+            operations.void_hand(load(evening_id), number, {"reason": "undo"}, source="page")
+        except (operations.AlreadyVoidError, operations.NotFoundError):
+            db.session.rollback()
+            flash(gettext("That hand was already taken back."), "warning")
+            return redirect(url_for("evenings.show", evening_id=evening_id), 303)
+        db.session.commit()
+        flash(gettext("Hand %(n)s was taken back. The deal goes back to its dealer.", n=number))
+        return redirect(url_for("evenings.show", evening_id=evening_id), 303)
+
+    return retrying(unit)
+
+
+def hand_table(evening: Evening, number: int) -> Table:
+    """The table a stored hand was played at, with its dealer."""
+    hand = operations.find_hand(evening, number)
+    seating = seating_for(operations.seating_facts(evening), number)
+    return Table(seating.players, hand.dealer.name)
+
+
+def render_edit(
+    evening: Evening,
+    number: int,
+    form: object,
+    *,
+    warnings: bool = False,
+    stale: bool = False,
+    status: int = 200,
+    correction_errors: tuple[str, ...] = (),
+) -> tuple[str, int]:
+    """The edit page of one hand with its revision history; ``stale``: the correction
+    typed was made to an older version, shown beside the version stored now;
+    ``correction_errors``: what is wrong with the organiser's reason, for its field."""
+    page = render_template(
+        "hands/edit.html",
+        current=operations.view(evening),
+        hand=operations.find_hand(evening, number),
+        form=form,
+        warnings=warnings,
+        stale=stale,
+        correction_errors=correction_errors,
+        **form_context(get_variant(evening.game, evening.variant), hand_table(evening, number)),
+    )
+    return page, status
+
+
+@bp.get("/<int:number>/edit")
+def edit(evening_id: int, number: int) -> tuple[str, int]:
+    """Correct a hand: the form filled with what is stored, and its history."""
+    evening = load(evening_id)
+    try:
+        hand = operations.find_hand(evening, number)
+    except operations.NotFoundError:
+        abort(404)
+    entry = hand_form(get_variant(evening.game, evening.variant))
+    table = hand_table(evening, number)
+    data = {**entry.from_facts(hand.input, table), "dealer": table.dealer}
+    form = entry.build(table, data={**data, "version": str(hand.version)})
+    return render_edit(evening, number, form)
+
+
+@bp.post("/<int:number>/edit")
+def update(evening_id: int, number: int) -> Response | tuple[str, int]:
+    """Save a corrected hand; a stale form shows what changed meanwhile."""
+    evening = load(evening_id)
+    try:
+        table = hand_table(evening, number)
+    except operations.NotFoundError:
+        abort(404)
+    entry = hand_form(get_variant(evening.game, evening.variant))
+    form = entry.build(table, formdata=request.form)
+    if request.form.get("action") == "suggest" and entry.suggest(form, table):
+        return render_edit(evening, number, form)
+    facts = entry.to_facts(form, table)
+    facts.pop("dealer", None)  # a hand's dealer never moves
+    version = form.version.data or ""
+    facts["version"] = int(version) if version.isdigit() else version
+    if needs_reason(evening, request.form.get("correction")):
+        missing = gettext("Say why this finished table is corrected.")
+        form.form_errors.append(missing)
+        return render_edit(evening, number, form, correction_errors=(missing,), status=422)
+    correction = correction_reason(evening, request.form.get("correction"))
+
+    def unit() -> Response | tuple[str, int]:
+        # A correction saved by another tablet meanwhile, or while this one waited for the
+        # evening's lock, makes the version sent stale, and the form says so.
+        current = load(evening_id)
+        try:
+            operations.replace_hand(current, number, facts, source="page", correction=correction)
+            if correction:
+                note_correction(current, number, correction)
+        except operations.StaleVersionError:
+            db.session.rollback()
+            form.version.data = str(operations.find_hand(load(evening_id), number).version)
+            return render_edit(load(evening_id), number, form, stale=True, status=409)
+        except ImplausibleHandError as warning:
+            db.session.rollback()
+            entry.place_errors(form, warning.warnings, text)
+            return render_edit(load(evening_id), number, form, warnings=True, status=422)
+        except InvalidInputError as error:
+            db.session.rollback()
+            entry.place_errors(form, error.errors, text)
+            return render_edit(load(evening_id), number, form, status=422)
+        db.session.commit()
+        flash(gettext("Hand %(n)s was corrected.", n=number))
+        return redirect(url_for("evenings.history", evening_id=evening_id), 303)
+
+    return retrying(unit)
+
+
+def keep_expired_correction(evening_id: int, number: int) -> tuple[str, int]:
+    """The edit page with the correction as typed, after its form protection expired
+    (see ``keep_expired_entry``)."""
+    evening = load(evening_id)
+    try:
+        table = hand_table(evening, number)
+    except operations.NotFoundError:
+        abort(404)
+    form = hand_form(get_variant(evening.game, evening.variant)).build(table, formdata=request.form)
+    form.form_errors.append(
+        gettext(
+            "Nothing was saved yet: this page was open a long time. Check the correction and "
+            "tap Save once more."
+        )
+    )
+    return render_edit(evening, number, form, status=400)
+
+
+@bp.post("/<int:number>/void")
+def void(evening_id: int, number: int) -> Response | tuple[str, int]:
+    """Void a hand with a reason; it stays in the history, struck through."""
+    reason = request.form.get("reason", "")
+
+    def unit() -> Response:
+        evening = load(evening_id)
+        if needs_reason(evening, reason):
+            flash(gettext("Say why this finished table's hand is voided."), "warning")
+            return redirect(url_for("hands.edit", evening_id=evening_id, number=number), 303)
+        correction = correction_reason(evening, reason)
+        try:
+            operations.void_hand(
+                evening, number, {"reason": reason}, source="page", correction=correction
+            )
+            if correction:
+                note_correction(evening, number, correction)
+        except operations.NotFoundError:
+            abort(404)
+        except operations.AlreadyVoidError:
+            db.session.rollback()
+            flash(gettext("Hand %(n)s is voided already.", n=number), "warning")
+            return redirect(url_for("evenings.history", evening_id=evening_id), 303)
+        except InvalidInputError as error:
+            db.session.rollback()
+            flash(" ".join(text(m) for ms in error.errors.values() for m in ms), "warning")
+            return redirect(url_for("hands.edit", evening_id=evening_id, number=number), 303)
+        db.session.commit()
+        flash(gettext("Hand %(n)s was voided.", n=number))
+        return redirect(url_for("evenings.history", evening_id=evening_id), 303)
+
+    return retrying(unit)

@@ -1,0 +1,159 @@
+"""A tournament's printouts as PDF: seating list, table cards, blank sheets, results, standings.
+
+Printed in the tournament's language (as an evening's printouts use the evening's), whatever
+language the organiser's browser reads. Every endpoint carries ``tournament_id``, so the
+check in ``blueprints/guard.py`` lets only the organiser print.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response
+
+from scorekeeper.core.rules import get_variant
+from scorekeeper.core.rules.base import msg
+from scorekeeper.core.standings_texts import scoring_rule
+from scorekeeper.db.models import utcnow
+from scorekeeper.db.tournament_models import Round, Tournament
+from scorekeeper.operations.tournament_results import (
+    round_states,
+    table_states,
+    tournament_standings,
+)
+from scorekeeper.operations.tournament_rounds import RoundStateError
+from scorekeeper.web import tournament_printouts
+from scorekeeper.web.blueprints.exports import download
+from scorekeeper.web.blueprints.tournament_api import load, load_round
+from scorekeeper.web.pdf import render_pdf
+
+bp = Blueprint("tournament_pdfs", __name__, url_prefix="/tournaments/<int:tournament_id>")
+# The round page warns when table cards would carry an address tablets cannot reach.
+bp.add_app_template_global(tournament_printouts.table_address, "table_address")
+
+
+def pdf_file(tournament: Tournament, data: bytes, what: str) -> Response:
+    """The PDF shown in the browser, named so the downloads folder stays readable."""
+    day = (tournament.date or tournament.created_at.date()).isoformat()
+    return download(data, "application/pdf", f"{day}-{what}-{tournament.id}.pdf", inline=True)
+
+
+def started(round_: Round) -> None:
+    """Refuse printouts that need the tables' codes or hands before the round starts."""
+    if round_.started_at is None:
+        raise RoundStateError(
+            msg(
+                "Round {n} has not started yet: its tables get their codes and hands when it "
+                "starts. Start the round, then print this.",
+                n=round_.number,
+            )
+        )
+
+
+def render(tournament: Tournament, template: str, **context: object) -> bytes:
+    """A printout in the tournament's language, with what every tournament printout shows."""
+    return render_pdf(
+        template,
+        language=tournament.language,
+        tournament=tournament,
+        variant=get_variant(tournament.game, tournament.variant),
+        **context,
+    )
+
+
+@bp.get("/rounds/<int:number>/seating.pdf")
+def seating(tournament_id: int, number: int) -> Response:
+    """The seating list to pin on the wall: by table, then alphabetically."""
+    tournament = load(tournament_id)
+    round_ = load_round(tournament, number)
+    tables = tournament_printouts.printed_tables(tournament, round_)
+    sitting_out = tournament_printouts.byes(tournament, round_)
+    data = render(
+        tournament,
+        "pdf/tournament/seating.html",
+        round=round_,
+        tables=tables,
+        byes=sitting_out,
+        placements=tournament_printouts.placements(tables, sitting_out),
+    )
+    return pdf_file(tournament, data, f"round{number}-seating")
+
+
+@bp.get("/rounds/<int:number>/cards.pdf")
+def cards(tournament_id: int, number: int) -> Response:
+    """One card per table: its number, players, first dealer, and the QR code and code."""
+    tournament = load(tournament_id)
+    round_ = load_round(tournament, number)
+    started(round_)
+    address = tournament_printouts.table_address()
+    tables = tournament_printouts.printed_tables(tournament, round_)
+    urls = {t.number: address.table_url(t.code or "") for t in tables}
+    data = render(
+        tournament,
+        "pdf/tournament/cards.html",
+        round=round_,
+        tables=tables,
+        address=address,
+        urls=urls,
+        qr={n: tournament_printouts.qr_png(url) for n, url in urls.items()},
+    )
+    return pdf_file(tournament, data, f"round{number}-cards")
+
+
+@bp.get("/rounds/<int:number>/sheets.pdf")
+def sheets(tournament_id: int, number: int) -> Response:
+    """A blank paper score sheet per table, for when a tablet fails."""
+    tournament = load(tournament_id)
+    round_ = load_round(tournament, number)
+    tables = tournament_printouts.printed_tables(tournament, round_)
+    rows = {
+        t.number: tournament_printouts.sheet_rows(t, tournament_printouts.hands_due(tournament, t))
+        for t in tables
+    }
+    data = render(
+        tournament,
+        "pdf/tournament/sheets.html",
+        round=round_,
+        tables=tables,
+        rows=rows,
+        row_mm={n: tournament_printouts.sheet_row_height(len(r)) for n, r in rows.items()},
+    )
+    return pdf_file(tournament, data, f"round{number}-sheets")
+
+
+@bp.get("/rounds/<int:number>/results.pdf")
+def results(tournament_id: int, number: int) -> Response:
+    """Each table's results as they stand, with a line for every player to sign."""
+    tournament = load(tournament_id)
+    round_ = load_round(tournament, number)
+    started(round_)
+    states = table_states(round_)
+    data = render(
+        tournament,
+        "pdf/tournament/results.html",
+        round=round_,
+        tables={t.number: t for t in tournament_printouts.printed_tables(tournament, round_)},
+        states=states,
+        rank_points=tournament_printouts.table_rank_points(states),
+        byes=tournament_printouts.byes(tournament, round_),
+    )
+    return pdf_file(tournament, data, f"round{number}-results")
+
+
+@bp.get("/standings.pdf")
+def standings(tournament_id: int) -> Response:
+    """The standings with every round and the rule that ranks them; then the winners'
+    certificates once the last round is closed."""
+    tournament = load(tournament_id)
+    states = round_states(tournament)
+    lines = tournament_standings(tournament, states)
+    final = tournament_printouts.is_final(tournament)
+    data = render(
+        tournament,
+        "pdf/tournament/standings.html",
+        lines=lines,
+        round_numbers=sorted(states),
+        rule=scoring_rule(tournament.scoring),
+        final=final,
+        printed_at=utcnow(),
+        winners=tournament_printouts.winners(lines) if final else [],
+    )
+    return pdf_file(tournament, data, "standings")

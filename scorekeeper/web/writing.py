@@ -1,0 +1,146 @@
+"""One way to write: a view says what it writes, and this module runs it.
+
+Every write of the pages and the JSON API goes through ``write`` (docs/architecture.md,
+"How a hand is written"). It decides in one place what each view used to decide for itself:
+
+* **the connection**: a new hand of a casual evening is one insert on a plain connection
+  (``unit_of_work.plain``), committing on its own where the database locks the evening's
+  row in that insert and no answer is kept for a key (PostgreSQL); every other write,
+  a tournament table's hands included (their last one closes the table through the
+  mapped evening), goes through the ORM session;
+* **the retry**: a write that loses a race on a unique key runs again from what is stored
+  now (``db.retry``);
+* **the key**: with an ``Idempotency-Key`` or a page's form token, a repeat gets the first
+  answer back, a key reused for another request is told so, and the answer is kept in the
+  same transaction as the change (``db.idempotency``, docs/recording.md);
+* **the end**: committed once when the write is done, rolled back whole when it is refused.
+
+The view keeps parse, call and render: ``make`` runs the operation and returns what to
+answer (``Written``); to refuse without writing it raises ``Answered`` with how to answer,
+which is made only after the rollback, from what is stored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from scorekeeper.db import unit_of_work
+from scorekeeper.db.idempotency import StoredAnswer, keep_answer, stored_answer
+from scorekeeper.db.retry import retrying
+from scorekeeper.operations import HandNumberTakenError
+from scorekeeper.operations.views import locks_rows
+from scorekeeper.web.tournament_tables import table_for_evening
+
+R = TypeVar("R")
+
+#: What a repeat with the same key gets back: body, status and ``Location``.
+Kept = tuple[dict[str, Any], int, str | None]
+
+
+@dataclass(frozen=True, slots=True)
+class Written(Generic[R]):
+    """A write done: the answer, and what to keep for its key (``None``: nothing)."""
+
+    answer: R
+    kept: Kept | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Key:
+    """A request's key within its scope and for its requester, with the fingerprint of
+    the request it stands for (``idempotency.fingerprint``)."""
+
+    scope: str
+    requester: str
+    name: str
+    fingerprint: str
+
+
+class Answered(Exception):
+    """Raised by ``make`` to end the write without writing: everything is rolled back,
+    then ``answer()`` makes the answer (a form with its errors, a 409 with what is
+    stored now)."""
+
+    def __init__(self, answer: Callable[[], Any]) -> None:
+        super().__init__()
+        self.answer = answer
+
+
+def write(
+    make: Callable[[], Written[R]],
+    *,
+    key: Key | None = None,
+    repeated: Callable[[StoredAnswer, bool], R] | None = None,
+    number_taken: Callable[[HandNumberTakenError], R] | None = None,
+    new_hand_in: int | None = None,
+    secrets: Iterable[str] = (),
+) -> R:
+    """Run ``make`` once, committed, with the connection, retry and key handling above.
+
+    ``key`` and ``repeated``: a request already answered under ``key`` is answered by
+    ``repeated(stored, same)``, ``same`` telling whether the stored answer was for this
+    very request. ``number_taken``: the answer when the hand's expected number went to
+    another hand meanwhile (else the error goes on to the error pages). ``new_hand_in``:
+    the evening a new hand is recorded into. ``secrets``: keys of the answer never kept.
+    """
+    if key is not None and repeated is None:
+        raise ValueError("a keyed write needs an answer for repeats")
+
+    def attempt() -> R:
+        return _attempt(make, key, repeated, number_taken, tuple(secrets))
+
+    if new_hand_in is not None and table_for_evening(new_hand_in) is None:
+        with unit_of_work.plain(each_statement=key is None and locks_rows()):
+            return retrying(attempt)
+    return retrying(attempt)
+
+
+def _attempt(
+    make: Callable[[], Written[R]],
+    key: Key | None,
+    repeated: Callable[[StoredAnswer, bool], R] | None,
+    number_taken: Callable[[HandNumberTakenError], R] | None,
+    secrets: tuple[str, ...],
+) -> R:
+    """One run of a write, from the key's check to the commit."""
+    work = unit_of_work.current
+    if key is not None and repeated is not None:
+        if (stored := stored_answer(key.scope, key.requester, key.name)) is not None:
+            work().rollback()
+            return repeated(stored, stored.answers(key.fingerprint))
+    try:
+        done = make()
+    except Answered as answered:
+        work().rollback()
+        result: R = answered.answer()
+        return result
+    except HandNumberTakenError as taken:
+        # The same request may have taken the number a moment ago, while this one waited
+        # for the evening's lock: then its answer is this one's.
+        work().rollback()
+        stored = None
+        if key is not None and repeated is not None:
+            stored = stored_answer(key.scope, key.requester, key.name)
+        if stored is not None and repeated is not None and stored.answers(key.fingerprint):
+            return repeated(stored, True)
+        if number_taken is not None:
+            return number_taken(taken)
+        if stored is not None and repeated is not None:
+            return repeated(stored, False)
+        raise
+    if key is not None and done.kept is not None:
+        body, status, location = done.kept
+        keep_answer(
+            key.scope,
+            key.requester,
+            key.name,
+            fingerprint=key.fingerprint,
+            status=status,
+            body=body,
+            location=location,
+            secrets=secrets,
+        )
+    work().commit()
+    return done.answer
