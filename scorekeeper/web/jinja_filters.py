@@ -19,9 +19,11 @@ from scorekeeper.core.chart import signed
 from scorekeeper.core.rules.base import msg
 from scorekeeper.web.json_shapes import text
 
-#: The number formats money is written in, by page language: Swiss German groups
-#: thousands with an apostrophe (U+2019), English with a comma; both use a decimal point.
-NUMBER_LOCALES = {"de": "de_CH", "en": "en"}
+#: How thousands are grouped in money, by page language: Swiss German with an apostrophe
+#: (U+2019), English with a comma; both use a decimal point (docs/presentation.md). Our
+#: own table rather than the locale's, since locale data changes its mind: Babel 2.19's
+#: de_CH groups with a typewriter apostrophe (U+0027).
+GROUPING = {"de": "\u2019", "en": ","}
 
 #: Void reasons the app gives itself (an Undo at the table), shown in the reader's language.
 #: Reasons typed by people are shown as typed.
@@ -37,15 +39,16 @@ SOURCES = {
 }
 
 
-def number_locale() -> str:
-    """The locale whose separators money is written with on this page."""
-    return NUMBER_LOCALES.get(str(get_locale()), "en")
+def grouping() -> str:
+    """The thousands separator money is written with on this page."""
+    return GROUPING.get(str(get_locale()), ",")
 
 
 def decimal_amount(value: Decimal) -> str:
     """``value`` without its sign, grouped, with two decimals or up to four where they
     carry something (a rounding that moved a fraction of a cent)."""
-    return str(format_decimal(abs(value), format="#,##0.00##", locale=number_locale()))
+    written = str(format_decimal(abs(value), format="#,##0.00##", locale="en"))
+    return written.replace(",", grouping())
 
 
 def with_currency(value: Decimal, currency: str, *, plus: bool) -> str:
