@@ -68,6 +68,36 @@ class Answered(Exception):
         self.answer = answer
 
 
+@dataclass(frozen=True, slots=True)
+class _Keyed(Generic[R]):
+    """A keyed write: its key and how to answer a request already answered under it."""
+
+    key: Key
+    repeated: Callable[[StoredAnswer, bool], R]
+
+    def stored(self) -> StoredAnswer | None:
+        """The answer already kept under the key, if any."""
+        return stored_answer(self.key.scope, self.key.requester, self.key.name)
+
+    def is_same(self, stored: StoredAnswer) -> bool:
+        """Whether ``stored`` answered this very request."""
+        return stored.answers(self.key.fingerprint)
+
+    def keep(self, kept: Kept, secrets: tuple[str, ...]) -> None:
+        """Keep ``kept`` under the key, in the transaction of the change it answers."""
+        body, status, location = kept
+        keep_answer(
+            self.key.scope,
+            self.key.requester,
+            self.key.name,
+            fingerprint=self.key.fingerprint,
+            status=status,
+            body=body,
+            location=location,
+            secrets=secrets,
+        )
+
+
 def write(
     make: Callable[[], Written[R]],
     *,
@@ -85,31 +115,32 @@ def write(
     another hand meanwhile (else the error goes on to the error pages). ``new_hand_in``:
     the evening a new hand is recorded into. ``secrets``: keys of the answer never kept.
     """
-    if key is not None and repeated is None:
-        raise ValueError("a keyed write needs an answer for repeats")
+    keyed: _Keyed[R] | None = None
+    if key is not None:
+        if repeated is None:
+            raise ValueError("a keyed write needs an answer for repeats")
+        keyed = _Keyed(key, repeated)
 
     def attempt() -> R:
-        return _attempt(make, key, repeated, number_taken, tuple(secrets))
+        return _attempt(make, keyed, number_taken, tuple(secrets))
 
     if new_hand_in is not None and table_for_evening(new_hand_in) is None:
-        with unit_of_work.plain(each_statement=key is None and locks_rows()):
+        with unit_of_work.plain(each_statement=keyed is None and locks_rows()):
             return retrying(attempt)
     return retrying(attempt)
 
 
 def _attempt(
     make: Callable[[], Written[R]],
-    key: Key | None,
-    repeated: Callable[[StoredAnswer, bool], R] | None,
+    keyed: _Keyed[R] | None,
     number_taken: Callable[[HandNumberTakenError], R] | None,
     secrets: tuple[str, ...],
 ) -> R:
     """One run of a write, from the key's check to the commit."""
     work = unit_of_work.current
-    if key is not None and repeated is not None:
-        if (stored := stored_answer(key.scope, key.requester, key.name)) is not None:
-            work().rollback()
-            return repeated(stored, stored.answers(key.fingerprint))
+    if keyed is not None and (stored := keyed.stored()) is not None:
+        work().rollback()
+        return keyed.repeated(stored, keyed.is_same(stored))
     try:
         done = make()
     except Answered as answered:
@@ -117,30 +148,27 @@ def _attempt(
         result: R = answered.answer()
         return result
     except HandNumberTakenError as taken:
-        # The same request may have taken the number a moment ago, while this one waited
-        # for the evening's lock: then its answer is this one's.
         work().rollback()
-        stored = None
-        if key is not None and repeated is not None:
-            stored = stored_answer(key.scope, key.requester, key.name)
-        if stored is not None and repeated is not None and stored.answers(key.fingerprint):
-            return repeated(stored, True)
-        if number_taken is not None:
-            return number_taken(taken)
-        if stored is not None and repeated is not None:
-            return repeated(stored, False)
-        raise
-    if key is not None and done.kept is not None:
-        body, status, location = done.kept
-        keep_answer(
-            key.scope,
-            key.requester,
-            key.name,
-            fingerprint=key.fingerprint,
-            status=status,
-            body=body,
-            location=location,
-            secrets=secrets,
-        )
+        return _after_number_taken(taken, keyed, number_taken)
+    if keyed is not None and done.kept is not None:
+        keyed.keep(done.kept, secrets)
     work().commit()
     return done.answer
+
+
+def _after_number_taken(
+    taken: HandNumberTakenError,
+    keyed: _Keyed[R] | None,
+    number_taken: Callable[[HandNumberTakenError], R] | None,
+) -> R:
+    """The answer when the hand's number went to another hand: the same request may have
+    taken it a moment ago, while this one waited for the evening's lock, and then its
+    answer is this one's; else ``number_taken``, a key reused, or the error itself."""
+    stored = keyed.stored() if keyed is not None else None
+    if keyed is not None and stored is not None and keyed.is_same(stored):
+        return keyed.repeated(stored, True)
+    if number_taken is not None:
+        return number_taken(taken)
+    if keyed is not None and stored is not None:
+        return keyed.repeated(stored, False)
+    raise taken

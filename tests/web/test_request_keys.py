@@ -17,7 +17,7 @@ from sqlalchemy import insert
 
 from scorekeeper.db.extensions import db
 from scorekeeper.db.models import IdempotentResponse
-from scorekeeper.web.blueprints import api
+from scorekeeper.web import writing
 from tests.conftest import PLAYERS4
 from tests.web.tournament_support import EN, setup_body
 
@@ -207,14 +207,14 @@ def test_the_same_request_racing_itself_gets_the_first_answer(
     url = f"/api/v1/evenings/{evening}/hands"
     key = {"Idempotency-Key": "race"}
     first = client.post(url, json={**G1, "number": 1}, headers=key)
-    real = api.stored_answer
+    real = writing.stored_answer
     calls: list[str] = []
 
     def late_lookup(scope: str, who: str, found: str) -> Any:
         calls.append(found)
         return None if len(calls) == 1 else real(scope, who, found)
 
-    monkeypatch.setattr(api, "stored_answer", late_lookup)
+    monkeypatch.setattr(writing, "stored_answer", late_lookup)
     again = client.post(url, json={**G1, "number": 1}, headers=key)
     assert calls == ["race", "race"]
     assert again.status_code == 201

@@ -12,7 +12,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper.web.blueprints import hands as hands_view
+from scorekeeper.web import writing
 from tests.web.test_pages import BID, EN, NEW
 from tests.web.tournament_support import create_tournament, draw, register, start
 
@@ -243,14 +243,14 @@ def test_the_same_entry_racing_itself_gets_its_own_answer(
     with that hand, not shown as a conflict."""
     data = {**BID, "token": "t1", "number": "1"}
     first = client.post(f"/evenings/{evening}/hands", data=data)
-    real = hands_view.stored_answer
+    real = writing.stored_answer
     calls: list[str] = []
 
     def late_lookup(scope: str, who: str, key: str) -> Any:
         calls.append(key)
         return None if len(calls) == 1 else real(scope, who, key)
 
-    monkeypatch.setattr(hands_view, "stored_answer", late_lookup)
+    monkeypatch.setattr(writing, "stored_answer", late_lookup)
     again = client.post(f"/evenings/{evening}/hands", data=data, headers=OUTBOX)
     assert calls == ["page:t1", "page:t1"]
     assert again.status_code == 200

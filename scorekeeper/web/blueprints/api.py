@@ -14,17 +14,14 @@ from flask import Blueprint, Response, abort, jsonify, request, url_for
 from flask_babel import gettext
 
 from scorekeeper import operations
-from scorekeeper.db import unit_of_work
-from scorekeeper.db.extensions import db
-from scorekeeper.db.idempotency import fingerprint, keep_answer, stored_answer
+from scorekeeper.db.idempotency import StoredAnswer, fingerprint
 from scorekeeper.db.models import Evening, Hand
-from scorekeeper.db.retry import retrying
 from scorekeeper.operations import EveningView, StaleVersionError, evening_archives
-from scorekeeper.operations.views import locks_rows
 from scorekeeper.web import access, json_shapes
 from scorekeeper.web.blueprints import exports
 from scorekeeper.web.openapi import spec
-from scorekeeper.web.tournament_tables import correction_reason, note_correction, table_for_evening
+from scorekeeper.web.tournament_tables import correction_reason, note_correction
+from scorekeeper.web.writing import Answered, Kept, Key, Written, write
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -81,58 +78,49 @@ def load_current(evening_id: int, *, for_writing: bool = False) -> EveningView:
 
 
 #: Makes the answer to a write: body, status, Location.
-Handler = Callable[[], tuple[dict[str, Any], int, str | None]]
+Handler = Callable[[], Kept]
 
 
-def idempotent(scope: str, handler: Handler, *, secrets: tuple[str, ...] = ()) -> Response:
+def request_key(scope: str) -> Key | None:
+    """The request's ``Idempotency-Key`` within ``scope``, for its requester
+    (``access.requester``) and standing for this method, path and body; none sent, none."""
+    name = request.headers.get("Idempotency-Key")
+    if name is not None and len(name) > MAX_KEY_LENGTH:
+        abort(400, description=gettext("The Idempotency-Key is too long."))
+    if not name:
+        return None
+    request_print = fingerprint(request.method, request.path, body())
+    return Key(scope, access.requester(), name, request_print)
+
+
+def repeat(stored: StoredAnswer, same: bool) -> Response:
+    """The answer to a key already used: the first answer, or the 422 for a key that
+    belongs to another request (``docs/recording.md``)."""
+    return reply(stored.body, stored.status, stored.location) if same else key_reused()
+
+
+def idempotent(
+    scope: str,
+    handler: Handler,
+    *,
+    secrets: tuple[str, ...] = (),
+    new_hand_in: int | None = None,
+) -> Response:
     """Run ``handler`` once per ``Idempotency-Key``; a repeat gets the first answer back.
 
-    The key belongs to ``scope`` and to the requester (``access.requester``), and means one
-    request: sent again with another method, path or body it is refused with 422 and
-    nothing runs (``docs/recording.md``). ``secrets``: keys of the answer that a repeat
-    never carries (an organiser's token). The answer is kept in the same transaction as
-    the change, so two requests with one key at the same moment cannot both commit: the
-    loser runs again and finds the answer.
+    The key belongs to ``scope`` and to the requester, and means one request: sent again
+    with another method, path or body it is refused with 422 and nothing runs.
+    ``secrets``: keys of the answer that a repeat never carries (an organiser's token).
+    ``writing.write`` keeps the answer in the same transaction as the change.
     """
-    key = request.headers.get("Idempotency-Key")
-    if key is not None and len(key) > MAX_KEY_LENGTH:
-        abort(400, description=gettext("The Idempotency-Key is too long."))
-    who = access.requester() if key else ""
 
-    def unit() -> Response:
-        if key:
-            request_print = fingerprint(request.method, request.path, body())
-            if (stored := stored_answer(scope, who, key)) is not None:
-                if not stored.answers(request_print):
-                    unit_of_work.current().rollback()
-                    return key_reused()
-                return reply(stored.body, stored.status, stored.location)
-        try:
-            data, status, location = handler()
-        except operations.HandNumberTakenError:
-            # The same request may have taken the number a moment ago, while this one
-            # waited for the evening's lock: then its answer is this one's.
-            unit_of_work.current().rollback()
-            if key and (stored := stored_answer(scope, who, key)) is not None:
-                if not stored.answers(request_print):
-                    return key_reused()
-                return reply(stored.body, stored.status, stored.location)
-            raise
-        if key:
-            keep_answer(
-                scope,
-                who,
-                key,
-                fingerprint=request_print,
-                status=status,
-                body=data,
-                location=location,
-                secrets=secrets,
-            )
-        unit_of_work.current().commit()
-        return reply(data, status, location)
+    def make() -> Written[Response]:
+        kept = handler()
+        return Written(reply(*kept), kept)
 
-    return retrying(unit)
+    return write(
+        make, key=request_key(scope), repeated=repeat, secrets=secrets, new_hand_in=new_hand_in
+    )
 
 
 def key_reused() -> Response:
@@ -163,9 +151,12 @@ def openapi() -> Response:
 def unlock() -> Response:
     """Give the installation PIN once: a session cookie and a bearer token."""
     raw = body()
-    token = access.unlock_with_pin(raw.get("pin") if isinstance(raw, dict) else None)
-    db.session.commit()
-    return reply({"token": token}, 200)
+
+    def make() -> Written[Response]:
+        token = access.unlock_with_pin(raw.get("pin") if isinstance(raw, dict) else None)
+        return Written(reply({"token": token}, 200))
+
+    return write(make)
 
 
 @bp.get("/evenings")
@@ -196,18 +187,17 @@ def show(evening_id: int) -> Response:
 def update(evening_id: int) -> Response:
     """Correct an evening's settings, with the version read."""
 
-    def unit() -> Response:
+    def make() -> Written[Response]:
         evening = load(evening_id)
         try:
             operations.correct_evening(evening, body(), source="api")
         except StaleVersionError:
-            db.session.rollback()
-            return reply(json_shapes.evening_json(operations.view(load(evening_id))), 409)
-        data = json_shapes.evening_json(operations.view(evening))
-        db.session.commit()
-        return jsonify(data)
+            raise Answered(
+                lambda: reply(json_shapes.evening_json(operations.view(load(evening_id))), 409)
+            ) from None
+        return Written(jsonify(json_shapes.evening_json(operations.view(evening))))
 
-    return retrying(unit)
+    return write(make)
 
 
 @bp.get("/evenings/<int:evening_id>/revisions")
@@ -270,14 +260,7 @@ def record_hand(evening_id: int) -> Response:
         location = url_for("api.show_hand", evening_id=evening_id, number=stored.hand.number)
         return data, 201, location
 
-    if table_for_evening(evening_id) is not None:
-        # The last hand of a tournament table closes it, through the mapped evening.
-        return idempotent(f"evening:{evening_id}", handler)
-    # Without a key to keep an answer for, the hand is one insert that can commit on its
-    # own, where the database can lock the evening's row within it (PostgreSQL).
-    each_statement = locks_rows() and request.headers.get("Idempotency-Key") is None
-    with unit_of_work.plain(each_statement=each_statement):
-        return idempotent(f"evening:{evening_id}", handler)
+    return idempotent(f"evening:{evening_id}", handler, new_hand_in=evening_id)
 
 
 def find_or_404(evening: Evening, number: int) -> None:
@@ -300,7 +283,7 @@ def change_hand(
     """Apply ``change`` (replace or void) to a hand; a stale version answers 409 with the
     hand as it is now, also when the other change committed while this one was working."""
 
-    def unit() -> Response:
+    def make() -> Written[Response]:
         evening = load(evening_id)
         find_or_404(evening, number)
         raw = body()
@@ -308,16 +291,15 @@ def change_hand(
         correction = correction_reason(evening, raw.get(key)) if isinstance(raw, dict) else None
         try:
             _, current = change(evening, number, raw, source="api", correction=correction)
-            if correction:
-                note_correction(evening, number, correction)
         except StaleVersionError:
-            db.session.rollback()
-            return reply(hand_reply(operations.view(load(evening_id)), number)["hand"], 409)
-        data = hand_reply(current, number)["hand"]
-        db.session.commit()
-        return jsonify(data)
+            raise Answered(
+                lambda: reply(hand_reply(operations.view(load(evening_id)), number)["hand"], 409)
+            ) from None
+        if correction:
+            note_correction(evening, number, correction)
+        return Written(jsonify(hand_reply(current, number)["hand"]))
 
-    return retrying(unit)
+    return write(make)
 
 
 @bp.put("/evenings/<int:evening_id>/hands/<int:number>")
@@ -382,22 +364,24 @@ def export(evening_id: int) -> Response:
 @bp.post("/evenings/import")
 def import_archive() -> Response:
     """Store an archive (the body) as a new evening."""
-    evening = evening_archives.import_evening(body(), source="api")
-    data = json_shapes.evening_json(operations.view(evening))
-    db.session.commit()
-    return reply(data, 201, url_for("api.show", evening_id=evening.id))
+    raw = body()
+
+    def make() -> Written[Response]:
+        evening = evening_archives.import_evening(raw, source="api")
+        data = json_shapes.evening_json(operations.view(evening))
+        return Written(reply(data, 201, url_for("api.show", evening_id=evening.id)))
+
+    return write(make)
 
 
 def set_closed(evening_id: int, closed: bool) -> Response:
     """Close or reopen; two tablets doing it at once both get the evening as it ends up."""
 
-    def unit() -> Response:
+    def make() -> Written[Response]:
         evening = operations.set_closed(load(evening_id), closed, source="api")
-        data = json_shapes.evening_json(operations.view(evening))
-        db.session.commit()
-        return jsonify(data)
+        return Written(jsonify(json_shapes.evening_json(operations.view(evening))))
 
-    return retrying(unit)
+    return write(make)
 
 
 @bp.post("/evenings/<int:evening_id>/close")

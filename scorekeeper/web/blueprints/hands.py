@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import secrets
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from flask import (
@@ -33,11 +34,9 @@ from scorekeeper.core.rules import get_variant
 from scorekeeper.core.rules.base import ImplausibleHandError, InvalidInputError, Table
 from scorekeeper.core.rules.rotation import seating_for
 from scorekeeper.core.rules.variant import Variant
-from scorekeeper.db import unit_of_work
 from scorekeeper.db.extensions import db
-from scorekeeper.db.idempotency import fingerprint, keep_answer, stored_answer
+from scorekeeper.db.idempotency import StoredAnswer, fingerprint
 from scorekeeper.db.models import Evening
-from scorekeeper.db.retry import retrying
 from scorekeeper.web import access
 from scorekeeper.web.hand_forms import hand_form
 from scorekeeper.web.json_shapes import text
@@ -45,8 +44,8 @@ from scorekeeper.web.tournament_tables import (
     correction_reason,
     needs_reason,
     note_correction,
-    table_for_evening,
 )
+from scorekeeper.web.writing import Answered, Key, Written, write
 
 bp = Blueprint("hands", __name__, url_prefix="/evenings/<int:evening_id>/hands")
 
@@ -199,85 +198,62 @@ def expected_number(value: str | None) -> int | None:
 
 @bp.post("")
 def create(evening_id: int) -> Response | tuple[str, int]:
-    """Record the next hand from the table screen."""
-    if table_for_evening(evening_id) is not None:
-        # The last hand of a tournament table closes it, through the mapped evening.
-        return record(evening_id)
-    with unit_of_work.plain():
-        return record(evening_id)
-
-
-def record(evening_id: int) -> Response | tuple[str, int]:
-    """Record the next hand in the request's unit of work (``unit_of_work.current``).
+    """Record the next hand from the table screen.
 
     The form's token is the entry's key: sent again with the same entry (a double tap, a
     reload, the outbox after a dropped answer) it gets the first answer; with another
     entry, or as a hand that another entry has become meanwhile, it gets the table
     screen saying so, with the entry kept (``render_conflict``).
     """
+    token = request.form.get("token") or ""
+    entry_print = fingerprint("POST", request.path, entry_as_sent())
+    key = Key(f"evening:{evening_id}", access.requester(), f"page:{token}", entry_print)
+
+    def repeated(stored: StoredAnswer, same: bool) -> Response | tuple[str, int]:
+        saved_as = int(stored.body["hand"])
+        if same:
+            location = stored.location or url_for("evenings.show", evening_id=evening_id)
+            return answer_saved(location, saved_as)
+        return render_conflict(evening_id, saved_as)
+
+    return write(
+        lambda: record(evening_id),
+        key=key if token else None,
+        repeated=repeated,
+        number_taken=lambda taken: render_conflict(evening_id, taken.expected),
+        new_hand_in=evening_id,
+    )
+
+
+def record(evening_id: int) -> Written[Response | tuple[str, int]]:
+    """Check and store the entry as the evening's next hand; refused, the table screen
+    shows the entry again with what to fix."""
     current = load_current(evening_id, for_writing=True)
     table = current.next_table
     entry = hand_form(current.variant)
     form = entry.build(table, formdata=request.form)
     if request.form.get("action") == "suggest" and entry.suggest(form, table):
-        return render_table(current, form)
-    token = form.token.data or ""
+        raise Answered(lambda: render_table(current, form))
     facts = entry.to_facts(form, table)
-    entry_print = fingerprint("POST", request.path, entry_as_sent())
     if facts.get("dealer") == table.dealer:
         # The rotation's dealer, left as proposed: should another tablet record a hand
         # first, the rotation proposes anew instead of dealing to the same player twice.
         del facts["dealer"]
     if (number := expected_number(form.number.data)) is not None:
         facts["number"] = number
-    scope, who, key = f"evening:{evening_id}", access.requester(), f"page:{token}"
-    reseated = bool(form.seats.data) and form.seats.data != seats_text(table)
-
-    def unit() -> Response | tuple[str, int]:
-        previous = stored_answer(scope, who, key) if token else None
-        if previous is not None:
-            unit_of_work.current().rollback()
-            saved_as = int(previous.body["hand"])
-            if previous.answers(entry_print):
-                location = previous.location or url_for("evenings.show", evening_id=evening_id)
-                return answer_saved(location, saved_as)
-            return render_conflict(evening_id, saved_as)
-        if reseated:
-            # Per-seat fields (a Misère's points) would land on other players.
-            return render_conflict(evening_id, None)
-        try:
-            hand, _ = operations.record_hand(current, facts, source="page")
-        except operations.HandNumberTakenError as taken:
-            unit_of_work.current().rollback()
-            # The same entry may have taken the number a moment ago (a second tab of the
-            # outbox, a resend while the first was stored): then it is answered as such.
-            again = stored_answer(scope, who, key) if token else None
-            if again is not None and again.answers(entry_print):
-                return answer_saved(again.location or "", int(again.body["hand"]))
-            return render_conflict(evening_id, taken.expected)
-        except ImplausibleHandError as warning:
-            unit_of_work.current().rollback()
-            entry.place_errors(form, warning.warnings, text)
-            return render_table(current, form, warnings=True, status=422)
-        except InvalidInputError as error:
-            unit_of_work.current().rollback()
-            entry.place_errors(form, error.errors, text)
-            return render_table(current, form, status=422)
-        location = url_for("evenings.show", evening_id=evening_id, saved=hand.number)
-        if token:
-            keep_answer(
-                scope,
-                who,
-                key,
-                fingerprint=entry_print,
-                status=303,
-                body={"hand": hand.number},
-                location=location,
-            )
-        unit_of_work.current().commit()
-        return answer_saved(location, hand.number)
-
-    return retrying(unit)
+    if form.seats.data and form.seats.data != seats_text(table):
+        # Per-seat fields (a Misère's points) would land on other players.
+        raise Answered(lambda: render_conflict(evening_id, None))
+    try:
+        hand, _ = operations.record_hand(current, facts, source="page")
+    except ImplausibleHandError as warning:
+        entry.place_errors(form, warning.warnings, text)
+        raise Answered(lambda: render_table(current, form, warnings=True, status=422)) from None
+    except InvalidInputError as error:
+        entry.place_errors(form, error.errors, text)
+        raise Answered(lambda: render_table(current, form, status=422)) from None
+    location = url_for("evenings.show", evening_id=evening_id, saved=hand.number)
+    return Written(answer_saved(location, hand.number), ({"hand": hand.number}, 303, location))
 
 
 def render_conflict(evening_id: int, number: int | None) -> tuple[str, int]:
@@ -351,18 +327,21 @@ def preview(evening_id: int) -> str:
 def undo(evening_id: int, number: int) -> Response:
     """Take back a hand just saved: a void with the reason "undo"."""
 
-    def unit() -> Response:
+    back = url_for("evenings.show", evening_id=evening_id)
+
+    def taken_back() -> Response:
+        flash(gettext("That hand was already taken back."), "warning")
+        return redirect(back, 303)
+
+    def make() -> Written[Response]:
         try:
             operations.void_hand(load(evening_id), number, {"reason": "undo"}, source="page")
         except (operations.AlreadyVoidError, operations.NotFoundError):
-            db.session.rollback()
-            flash(gettext("That hand was already taken back."), "warning")
-            return redirect(url_for("evenings.show", evening_id=evening_id), 303)
-        db.session.commit()
+            raise Answered(taken_back) from None
         flash(gettext("Hand %(n)s was taken back. The deal goes back to its dealer.", n=number))
-        return redirect(url_for("evenings.show", evening_id=evening_id), 303)
+        return Written(redirect(back, 303))
 
-    return retrying(unit)
+    return write(make)
 
 
 def hand_table(evening: Evening, number: int) -> Table:
@@ -435,31 +414,34 @@ def update(evening_id: int, number: int) -> Response | tuple[str, int]:
         return render_edit(evening, number, form, correction_errors=(missing,), status=422)
     correction = correction_reason(evening, request.form.get("correction"))
 
-    def unit() -> Response | tuple[str, int]:
+    def stale() -> tuple[str, int]:
+        form.version.data = str(operations.find_hand(load(evening_id), number).version)
+        return render_edit(load(evening_id), number, form, stale=True, status=409)
+
+    def make() -> Written[Response | tuple[str, int]]:
         # A correction saved by another tablet meanwhile, or while this one waited for the
         # evening's lock, makes the version sent stale, and the form says so.
         current = load(evening_id)
         try:
             operations.replace_hand(current, number, facts, source="page", correction=correction)
-            if correction:
-                note_correction(current, number, correction)
         except operations.StaleVersionError:
-            db.session.rollback()
-            form.version.data = str(operations.find_hand(load(evening_id), number).version)
-            return render_edit(load(evening_id), number, form, stale=True, status=409)
+            raise Answered(stale) from None
         except ImplausibleHandError as warning:
-            db.session.rollback()
             entry.place_errors(form, warning.warnings, text)
-            return render_edit(load(evening_id), number, form, warnings=True, status=422)
+            raise Answered(
+                lambda: render_edit(load(evening_id), number, form, warnings=True, status=422)
+            ) from None
         except InvalidInputError as error:
-            db.session.rollback()
             entry.place_errors(form, error.errors, text)
-            return render_edit(load(evening_id), number, form, status=422)
-        db.session.commit()
+            raise Answered(
+                lambda: render_edit(load(evening_id), number, form, status=422)
+            ) from None
+        if correction:
+            note_correction(current, number, correction)
         flash(gettext("Hand %(n)s was corrected.", n=number))
-        return redirect(url_for("evenings.history", evening_id=evening_id), 303)
+        return Written(redirect(url_for("evenings.history", evening_id=evening_id), 303))
 
-    return retrying(unit)
+    return write(make)
 
 
 def keep_expired_correction(evening_id: int, number: int) -> tuple[str, int]:
@@ -485,30 +467,39 @@ def void(evening_id: int, number: int) -> Response | tuple[str, int]:
     """Void a hand with a reason; it stays in the history, struck through."""
     reason = request.form.get("reason", "")
 
-    def unit() -> Response:
+    history = url_for("evenings.history", evening_id=evening_id)
+    edit_page = url_for("hands.edit", evening_id=evening_id, number=number)
+
+    def back(url: str, warning: str) -> Callable[[], Response]:
+        def answer() -> Response:
+            flash(warning, "warning")
+            return redirect(url, 303)
+
+        return answer
+
+    def make() -> Written[Response]:
         evening = load(evening_id)
         if needs_reason(evening, reason):
-            flash(gettext("Say why this finished table's hand is voided."), "warning")
-            return redirect(url_for("hands.edit", evening_id=evening_id, number=number), 303)
+            raise Answered(
+                back(edit_page, gettext("Say why this finished table's hand is voided."))
+            )
         correction = correction_reason(evening, reason)
         try:
             operations.void_hand(
                 evening, number, {"reason": reason}, source="page", correction=correction
             )
-            if correction:
-                note_correction(evening, number, correction)
         except operations.NotFoundError:
             abort(404)
         except operations.AlreadyVoidError:
-            db.session.rollback()
-            flash(gettext("Hand %(n)s is voided already.", n=number), "warning")
-            return redirect(url_for("evenings.history", evening_id=evening_id), 303)
+            raise Answered(
+                back(history, gettext("Hand %(n)s is voided already.", n=number))
+            ) from None
         except InvalidInputError as error:
-            db.session.rollback()
-            flash(" ".join(text(m) for ms in error.errors.values() for m in ms), "warning")
-            return redirect(url_for("hands.edit", evening_id=evening_id, number=number), 303)
-        db.session.commit()
+            problems = " ".join(text(m) for ms in error.errors.values() for m in ms)
+            raise Answered(back(edit_page, problems)) from None
+        if correction:
+            note_correction(evening, number, correction)
         flash(gettext("Hand %(n)s was voided.", n=number))
-        return redirect(url_for("evenings.history", evening_id=evening_id), 303)
+        return Written(redirect(history, 303))
 
-    return retrying(unit)
+    return write(make)

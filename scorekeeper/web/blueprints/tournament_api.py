@@ -33,6 +33,7 @@ from scorekeeper.web.tournament_json import (
     table_json,
     tournament_json,
 )
+from scorekeeper.web.writing import Written, write
 
 bp = Blueprint("tournament_api", __name__, url_prefix="/api/v1")
 
@@ -88,14 +89,16 @@ def login(tournament_id: int) -> Response:
     """Log in as the organiser: a session cookie, and a token for API clients."""
     tournament = load(tournament_id)
     raw = body()
-    check_password(
-        tournament,
-        raw.get("password") if isinstance(raw, dict) else None,
-        f"tournament:{tournament.id}",
-    )
-    token = access.grant_organiser(tournament.id)
-    db.session.commit()
-    return reply({"token": token}, 200)
+
+    def make() -> Written[Response]:
+        check_password(
+            tournament,
+            raw.get("password") if isinstance(raw, dict) else None,
+            f"tournament:{tournament.id}",
+        )
+        return Written(reply({"token": access.grant_organiser(tournament.id)}, 200))
+
+    return write(make)
 
 
 @bp.get("/tournaments/<int:tournament_id>")
@@ -111,14 +114,18 @@ def update(tournament_id: int) -> Response:
     A new password ends every organiser login made with the old one; the caller who set it
     stays logged in, with a new token in the answer.
     """
-    tournament = load(tournament_id)
-    before = tournament.password_hash
-    tournament = tournament_setup.update_tournament(tournament, body())
-    answer = tournament_json(tournament)
-    if tournament.password_hash != before:
-        answer["token"] = access.grant_organiser(tournament.id)
-    db.session.commit()
-    return jsonify(answer)
+    raw = body()
+
+    def make() -> Written[Response]:
+        tournament = load(tournament_id)
+        before = tournament.password_hash
+        tournament = tournament_setup.update_tournament(tournament, raw)
+        answer = tournament_json(tournament)
+        if tournament.password_hash != before:
+            answer["token"] = access.grant_organiser(tournament.id)
+        return Written(jsonify(answer))
+
+    return write(make)
 
 
 @bp.get("/tournaments/<int:tournament_id>/entrants")
@@ -144,13 +151,17 @@ def register(tournament_id: int) -> Response:
 @bp.patch("/tournaments/<int:tournament_id>/entrants/<int:number>")
 def change_entrant(tournament_id: int, number: int) -> Response:
     """Check in or out, drop out or return, correct a name or club."""
-    tournament = load(tournament_id)
-    entrant = tournament_setup.find_entrant(tournament, number)
-    if entrant is None:
-        abort(404, description=gettext("There is no start number %(n)s.", n=number))
-    tournament_setup.change_entrant(tournament, entrant, body())
-    db.session.commit()
-    return jsonify(entrant_json(entrant))
+    raw = body()
+
+    def make() -> Written[Response]:
+        tournament = load(tournament_id)
+        entrant = tournament_setup.find_entrant(tournament, number)
+        if entrant is None:
+            abort(404, description=gettext("There is no start number %(n)s.", n=number))
+        tournament_setup.change_entrant(tournament, entrant, raw)
+        return Written(jsonify(entrant_json(entrant)))
+
+    return write(make)
 
 
 @bp.get("/tournaments/<int:tournament_id>/rounds")
@@ -190,39 +201,52 @@ def show_round(tournament_id: int, number: int) -> Response:
 @bp.post("/tournaments/<int:tournament_id>/rounds/<int:number>/redraw")
 def redraw(tournament_id: int, number: int) -> Response:
     """Draw a round again from a new seed, before it starts."""
-    tournament = load(tournament_id)
-    round_ = rounds_ops.redraw(tournament, load_round(tournament, number))
-    db.session.commit()
-    return jsonify(round_json(tournament, round_))
+
+    def make() -> Written[Response]:
+        tournament = load(tournament_id)
+        round_ = rounds_ops.redraw(tournament, load_round(tournament, number))
+        return Written(jsonify(round_json(tournament, round_)))
+
+    return write(make)
 
 
 @bp.post("/tournaments/<int:tournament_id>/rounds/<int:number>/swap")
 def swap(tournament_id: int, number: int) -> Response:
     """Swap two players, ``{"a": 3, "b": 17}``, before the round starts (logged)."""
-    tournament = load(tournament_id)
-    round_ = rounds_ops.swap_players(tournament, load_round(tournament, number), body())
-    db.session.commit()
-    return jsonify(round_json(tournament, round_))
+    raw = body()
+
+    def make() -> Written[Response]:
+        tournament = load(tournament_id)
+        round_ = rounds_ops.swap_players(tournament, load_round(tournament, number), raw)
+        return Written(jsonify(round_json(tournament, round_)))
+
+    return write(make)
 
 
 @bp.post("/tournaments/<int:tournament_id>/rounds/<int:number>/start")
 def start(tournament_id: int, number: int) -> Response:
     """Start the round: tables become evenings with codes; the set-up freezes."""
-    tournament = load(tournament_id)
-    round_ = rounds_ops.start_round(tournament, load_round(tournament, number))
-    db.session.commit()
-    return jsonify(round_json(tournament, round_, table_states(round_)))
+
+    def make() -> Written[Response]:
+        tournament = load(tournament_id)
+        round_ = rounds_ops.start_round(tournament, load_round(tournament, number))
+        return Written(jsonify(round_json(tournament, round_, table_states(round_))))
+
+    return write(make)
 
 
 @bp.post("/tournaments/<int:tournament_id>/rounds/<int:number>/close")
 def close(tournament_id: int, number: int) -> Response:
     """Close the round; with ``{"confirm": true}`` even while tables are unfinished."""
-    tournament = load(tournament_id)
     raw = body()
     confirm = isinstance(raw, dict) and raw.get("confirm") is True
-    round_ = rounds_ops.close_round(tournament, load_round(tournament, number), confirm=confirm)
-    db.session.commit()
-    return jsonify(round_json(tournament, round_, table_states(round_)))
+
+    def make() -> Written[Response]:
+        tournament = load(tournament_id)
+        round_ = rounds_ops.close_round(tournament, load_round(tournament, number), confirm=confirm)
+        return Written(jsonify(round_json(tournament, round_, table_states(round_))))
+
+    return write(make)
 
 
 @bp.get("/tournaments/<int:tournament_id>/standings")
@@ -235,10 +259,12 @@ def standings(tournament_id: int) -> Response:
 @bp.post("/tables/<code>/open")
 def open_table(code: str) -> Response:
     """Bind this caller to the table with that code; answers with a token for API use."""
-    table = find_table(code)
-    token = access.bind_table(table.id)
-    db.session.commit()
-    return reply({**table_json(table), "token": token}, 200)
+
+    def make() -> Written[Response]:
+        table = find_table(code)
+        return Written(reply({**table_json(table), "token": access.bind_table(table.id)}, 200))
+
+    return write(make)
 
 
 def find_table(code: str) -> TournamentTable:
