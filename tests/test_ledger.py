@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping
+from dataclasses import replace
 
 import pytest
 
@@ -134,3 +135,15 @@ def test_options_change_the_replay() -> None:
     defenders = parse_options(TROGGEN.option_specs, {"last_trick_payers": "defenders"})
     assert replay(TROGGEN, OPTIONS, records(g7, players=FIVE)).balances["B"] == -2
     assert replay(TROGGEN, defenders, records(g7, players=FIVE)).balances["B"] == 0
+
+
+def test_a_hand_parsed_at_entry_is_played_without_parsing_again() -> None:
+    """A write hands the ledger the facts it parsed (``HandRecord.parsed``): the ledger
+    plays that value and does not read the stored form again. Here the two are made to
+    differ on purpose, which a write never does (tests/rules/replays.py)."""
+    (stored,) = records(G1)
+    parsed = TROGGEN.parse_hand(LOST | {"bidder": "A"}, stored.table, OPTIONS)
+    played = replay(TROGGEN, OPTIONS, [replace(stored, parsed=parsed)])
+    assert played.hands[0].hand is parsed
+    assert played.balances == replay(TROGGEN, OPTIONS, records(LOST | {"bidder": "A"})).balances
+    assert played.balances != replay(TROGGEN, OPTIONS, [stored]).balances

@@ -16,12 +16,18 @@ from scorekeeper.core.rules.variant import Options, Variant
 
 @dataclass(frozen=True, slots=True)
 class HandRecord:
-    """A stored hand: its number, the table it was played at, and the facts said."""
+    """A stored hand: its number, the table it was played at, and the facts said.
+
+    ``parsed``: the facts already parsed by the variant (``Variant.parse_hand``), when the
+    hand was just entered: a write parses a hand once, and the ledger plays that value
+    instead of parsing its stored form again (both are equal, ``tests/test_ledger.py``).
+    """
 
     number: int
     table: Table
     facts: Mapping[str, object]
     void: bool = False
+    parsed: HandInput | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,7 +119,9 @@ def extend(
             hand, score = None, HandScore()
         else:
             try:
-                hand = variant.parse_hand(record.facts, record.table, options)
+                hand = record.parsed
+                if hand is None:
+                    hand = variant.parse_hand(record.facts, record.table, options)
                 score, state = variant.score_hand(hand, record.table, state, options)
             except InvalidInputError as error:
                 raise type(error)(error.errors, hand=record.number) from error

@@ -146,7 +146,7 @@ def prepare_hand(current: EveningView, raw: object) -> tuple[ledger_mod.HandReco
         limit = msg("An evening holds at most {n} hands; start a new one.", n=MAX_HANDS)
         raise InvalidHandError.single("evening", limit)
     check_expected_number(shell.get("number"), number)
-    record = ledger_mod.HandRecord(number, table, hand_input.to_json())
+    record = ledger_mod.HandRecord(number, table, hand_input.to_json(), parsed=hand_input)
     ledger = ledger_mod.extend(current.ledger, current.variant, current.evening.options, [record])
     upcoming = table_after(current.seatings, (r.record for r in reversed(ledger.hands)))
     return record, replace(current, ledger=ledger, next_table=upcoming)
@@ -346,7 +346,8 @@ def replace_hand(
     table = Table(seating_for(seatings, number).players, hand.dealer.name)
     hand_input = check_hand(evening, facts, table, confirm=bool(shell.get("confirm")))
     stored = hand_input.to_json()
-    checked = checked_view(evening, ledger_mod.HandRecord(number, table, stored))
+    changed = ledger_mod.HandRecord(number, table, stored, parsed=hand_input)
+    checked = checked_view(evening, changed)
     revise(hand, stored, None, source=source, correction=correction)
     return hand, checked
 

@@ -1,4 +1,5 @@
-"""A check every game's property tests share: a replay goes on from any of its steps."""
+"""Checks every game's property tests share: a replay goes on from any of its steps, and a
+hand parsed once as it is entered plays as its stored form does."""
 
 from __future__ import annotations
 
@@ -38,3 +39,22 @@ def check_goes_on(
         lambda: replay(variant, options, [*first, *rest])
     )
     assert before == kept
+
+
+def check_parsed_once(
+    variant: Variant, options: Mapping[str, str], records: Sequence[HandRecord]
+) -> None:
+    """A write parses a hand once and stores its ``to_json``; the ledger plays the parsed
+    value (``HandRecord.parsed``). Replayed later from the stored form alone, the evening
+    is the same, every hand's parsed facts included (docs/architecture.md, step 5)."""
+    entered, stored = [], []
+    for record in records:
+        if record.void:
+            entered.append(record)
+            stored.append(record)
+            continue
+        parsed = variant.parse_hand(record.facts, record.table, options)
+        as_stored = replace(record, facts=parsed.to_json())
+        entered.append(replace(as_stored, parsed=parsed))
+        stored.append(as_stored)
+    assert replay(variant, options, entered) == replay(variant, options, stored)

@@ -25,7 +25,7 @@ from scorekeeper.core.rules.base import KASSE, Table
 from scorekeeper.core.rules.doppen import DOPPEN
 from scorekeeper.core.rules.options import parse_options, to_fraction
 from scorekeeper.core.settlement import Payment, pairwise_exact, settle
-from tests.rules.replays import check_goes_on
+from tests.rules.replays import check_goes_on, check_parsed_once
 
 PLAYERS = ("Anne", "Bert", "Clara", "Dora")
 NEWCOMER = "Emil"
@@ -424,3 +424,10 @@ def test_stored_facts_replay_to_the_same_ledger(evening: Evening, data: st.DataO
 def test_a_replay_goes_on_from_any_hand(evening: Evening, data: st.DataObject) -> None:
     """``ledger.extend`` from any hand gives the whole evening's ledger (``check_goes_on``)."""
     check_goes_on(DOPPEN, evening.options, evening.records, data)
+
+
+@given(evenings())
+def test_a_hand_parsed_once_plays_as_its_stored_form(evening: Evening) -> None:
+    """What a write plays (the hand as parsed when entered) is what a later replay plays
+    (the hand parsed from what was stored): ``check_parsed_once``."""
+    check_parsed_once(DOPPEN, evening.options, evening.records)

@@ -32,7 +32,7 @@ from scorekeeper.core.rules.troggen import (
     LastTrick,
 )
 from scorekeeper.core.settlement import Payment, pairwise_exact, settle
-from tests.rules.replays import check_goes_on
+from tests.rules.replays import check_goes_on, check_parsed_once
 
 PLAYERS = ("Anna", "Bert", "Clara", "Dora", "Emil", "Fritz")
 NEWCOMER = "Gina"
@@ -379,3 +379,10 @@ def test_brute_force_minimum(net: dict[str, int], fewest: int) -> None:
 def test_a_replay_goes_on_from_any_hand(evening: Evening, data: st.DataObject) -> None:
     """``ledger.extend`` from any hand gives the whole evening's ledger (``check_goes_on``)."""
     check_goes_on(TROGGEN, evening.options, evening.records, data)
+
+
+@given(evenings())
+def test_a_hand_parsed_once_plays_as_its_stored_form(evening: Evening) -> None:
+    """What a write plays (the hand as parsed when entered) is what a later replay plays
+    (the hand parsed from what was stored): ``check_parsed_once``."""
+    check_parsed_once(TROGGEN, evening.options, evening.records)

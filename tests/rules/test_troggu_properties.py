@@ -32,7 +32,7 @@ from scorekeeper.core.rules.troggu import MONEY_VARIANTS, Troggu
 from scorekeeper.core.rules.troggu_scoring import Contract, GameHand, MisereHand
 from scorekeeper.core.rules.variant import Variant
 from scorekeeper.core.settlement import Payment, settle
-from tests.rules.replays import check_goes_on
+from tests.rules.replays import check_goes_on, check_parsed_once
 
 NAMES = ("Anna", "Beat", "Carla", "Dani", "Ella", "Fritz", "Gabi", "Hans")
 ALL_VARIANTS: tuple[Variant, ...] = (*MONEY_VARIANTS, EISTEN_STALDEN)
@@ -339,3 +339,10 @@ def test_a_replay_goes_on_from_any_hand(evening: Evening, data: st.DataObject) -
     """``ledger.extend`` from any hand gives the whole evening's ledger, the Striche
     included (``check_goes_on``)."""
     check_goes_on(evening.variant, evening.options, evening.records, data)
+
+
+@given(evenings())
+def test_a_hand_parsed_once_plays_as_its_stored_form(evening: Evening) -> None:
+    """What a write plays (the hand as parsed when entered) is what a later replay plays
+    (the hand parsed from what was stored): ``check_parsed_once``."""
+    check_parsed_once(evening.variant, evening.options, evening.records)
