@@ -16,7 +16,13 @@ from flask_babel import force_locale, gettext
 from scorekeeper import operations
 from scorekeeper.core.draw import Draw, draw_round, swap, table_plan
 from scorekeeper.core.rules import get_variant
-from scorekeeper.core.rules.base import ErrorCollector, InvalidSettingsError, ScorekeeperError, msg
+from scorekeeper.core.rules.base import (
+    ErrorCollector,
+    InvalidSettingsError,
+    Message,
+    ScorekeeperError,
+    msg,
+)
 from scorekeeper.core.rules.parsing import read_int
 from scorekeeper.core.validation import NAME_LENGTH, name_key
 from scorekeeper.db.extensions import db
@@ -32,7 +38,7 @@ CODE_LENGTH = 6
 class RoundStateError(ScorekeeperError):
     """The round is not in a state that allows this (drawn, started, closed)."""
 
-    def __init__(self, message: object) -> None:
+    def __init__(self, message: Message) -> None:
         super().__init__(message)
         self.message = message
 

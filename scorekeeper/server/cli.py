@@ -14,12 +14,12 @@ from flask_babel import force_locale
 from flask_migrate import upgrade
 from sqlalchemy import select
 
-from scorekeeper import LANGUAGES, MIGRATIONS, operations
+from scorekeeper import LANGUAGES, operations
 from scorekeeper.core.rules.base import InvalidInputError
 from scorekeeper.core.validation import name_key
 from scorekeeper.db.extensions import db
 from scorekeeper.db.models import Evening, Player
-from scorekeeper.db.schema import upgrade_schema
+from scorekeeper.db.schema import MIGRATIONS, upgrade_schema
 from scorekeeper.operations import anonymising, installation_backups
 from scorekeeper.web import json_shapes
 

@@ -70,7 +70,7 @@ _not_revoked: dict[str, float] = {}
 class AccessDeniedError(ScorekeeperError):
     """The caller may not reach this: ``status`` 401 (log in first) or 403 (never)."""
 
-    def __init__(self, message: object, *, status: int = 403, login: str | None = None) -> None:
+    def __init__(self, message: Message, *, status: int = 403, login: str | None = None) -> None:
         super().__init__(message)
         self.message = message
         self.status = status
@@ -173,7 +173,10 @@ def grants() -> Grants:
 def _from_token(token: str) -> Grants:
     """The grants of a bearer token; refused when forged, too old or logged out."""
     try:
-        data = _serializer().loads(token, max_age=session_age().total_seconds())
+        # itsdangerous annotates an int, but only compares the age with it: a fraction of an
+        # hour (SESSION_HOURS) is kept exact.
+        age = session_age().total_seconds()
+        data = _serializer().loads(token, max_age=age)  # type: ignore[arg-type]
     except BadSignature:
         raise AccessDeniedError(
             msg("The access token is not valid (or has expired); ask for a new one."),
@@ -551,7 +554,7 @@ def refusal(error: AccessDeniedError | TooManyAttemptsError) -> tuple[str, int]:
             error.minutes,
         )
         return message, 429
-    return render(error.message), error.status  # type: ignore[arg-type]
+    return render(error.message), error.status
 
 
 def on_this_machine() -> bool:

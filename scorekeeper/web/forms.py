@@ -13,7 +13,7 @@ from typing import Any
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import DateField, Field, HiddenField, RadioField, SelectField, StringField
-from wtforms.fields.choices import SelectChoice
+from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]  # 3.3, stubs: 3.2
 from wtforms.validators import Optional
 
 from scorekeeper.core.rules.base import Message

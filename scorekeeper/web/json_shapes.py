@@ -14,6 +14,7 @@ from scorekeeper.core.rules.eisten_stalden import leaders
 from scorekeeper.core.settlement import Payment, Settlement
 from scorekeeper.db.models import Hand, HandRevision
 from scorekeeper.operations import EveningSummary, EveningView
+from scorekeeper.operations.facts import HandFact
 
 
 def text(message: Message, translate: Callable[[str], str] | None = None) -> str:
@@ -33,7 +34,7 @@ def errors_json(errors: dict[str, tuple[Message, ...]]) -> dict[str, list[str]]:
     return {field: [text(m, translate) for m in messages] for field, messages in errors.items()}
 
 
-def hand_json(current: EveningView, result: HandResult, hand: Hand) -> dict[str, Any]:
+def hand_json(current: EveningView, result: HandResult, hand: Hand | HandFact) -> dict[str, Any]:
     """One hand as the evening shows it."""
     table = result.record.table
     translate = translator()

@@ -11,12 +11,12 @@ from fractions import Fraction
 from flask_babel import gettext, ngettext
 
 from scorekeeper import operations
-from scorekeeper.core.chart import balance_chart
+from scorekeeper.core.chart import balance_chart, signed
 from scorekeeper.core.money import exact_to_str
 from scorekeeper.core.rules.eisten_stalden import leaders
 from scorekeeper.core.rules.variant import Variant
 from scorekeeper.core.settlement import Settlement
-from scorekeeper.web.jinja_filters import decimal, signed, with_currency
+from scorekeeper.web.jinja_filters import decimal, with_currency
 from scorekeeper.web.json_shapes import text
 
 

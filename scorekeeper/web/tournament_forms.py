@@ -77,7 +77,7 @@ def setup_form(
     if formdata is not None:
         form = Form(formdata=formdata)
     elif current is not None:
-        data = {f"opt_{k}": v for k, v in current.options.items()}
+        data: dict[str, object] = {f"opt_{k}": v for k, v in current.options.items()}
         data |= {
             "title": current.name,
             "place": current.place,

@@ -11,9 +11,14 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from flask_babel import gettext, lazy_gettext, ngettext
+import flask_babel
+from flask_babel import lazy_gettext
 
 from scorekeeper.db.tournament_models import Tournament, TournamentEvent
+
+#: Flask-Babel ships no type information; its gettext and ngettext return str.
+gettext: Callable[..., str] = flask_babel.gettext
+ngettext: Callable[..., str] = flask_babel.ngettext
 
 #: What a set-up change names for each changed key (the password is never logged).
 SETTING_NAMES = {

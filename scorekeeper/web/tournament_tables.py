@@ -60,7 +60,7 @@ def table_for_evening(evening_id: int) -> TournamentTable | None:
         if len(casual) >= CASUAL_KEPT:
             casual.clear()
         casual.add(evening_id)
-    return row[1]  # type: ignore[no-any-return]
+    return row[1]
 
 
 def table_info(evening: Evening | EveningFacts) -> TableInfo | None:

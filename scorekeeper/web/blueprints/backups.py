@@ -7,9 +7,11 @@ lost evenings back. Replacing the whole database stays a server task (README, "B
 from __future__ import annotations
 
 import tempfile
+from collections.abc import Callable
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
+import flask_babel
 from flask import (
     Blueprint,
     abort,
@@ -21,7 +23,6 @@ from flask import (
     send_file,
     url_for,
 )
-from flask_babel import gettext, ngettext
 from sqlalchemy import func, select
 from werkzeug.wrappers import Response
 
@@ -32,6 +33,10 @@ from scorekeeper.operations import installation_backups
 from scorekeeper.web import json_limits
 from scorekeeper.web.blueprints.installation import for_the_installation
 from scorekeeper.web.json_shapes import text
+
+#: Flask-Babel ships no type information; its gettext and ngettext return str.
+gettext: Callable[..., str] = flask_babel.gettext
+ngettext: Callable[..., str] = flask_babel.ngettext
 
 bp = for_the_installation(Blueprint("backups", __name__, url_prefix="/backup"))
 

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import quote
 
+import flask_babel
 from flask import (
     Flask,
     Response,
@@ -21,10 +22,10 @@ from flask import (
     request,
     url_for,
 )
-from flask_babel import gettext, ngettext
 from flask_babel import lazy_gettext as _l
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
+from werkzeug.wrappers import Response as BaseResponse
 
 from scorekeeper.core.rules.base import ImplausibleHandError, InvalidInputError
 from scorekeeper.db.extensions import db
@@ -42,6 +43,10 @@ from scorekeeper.web import json_shapes
 from scorekeeper.web.access import AccessDeniedError, TooManyAttemptsError
 from scorekeeper.web.blueprints.api import BadJSONError, reply
 from scorekeeper.web.tournament_tables import table_info
+
+#: Flask-Babel ships no type information; its gettext and ngettext return str.
+gettext: Callable[..., str] = flask_babel.gettext
+ngettext: Callable[..., str] = flask_babel.ngettext
 
 #: Plain words for HTTP errors raised without a description of their own (an unknown
 #: address, a refused page): Werkzeug's default text is English and technical, and says
@@ -148,7 +153,7 @@ def no_hand(error: NotFoundError) -> Response:
     return json_error(404, "number", gettext("There is no hand %(n)s.", n=error.args[0]))
 
 
-def closed(error: EveningClosedError) -> Response:
+def closed(error: EveningClosedError) -> BaseResponse:
     evening = db.session.get(Evening, error.evening_id)
     if evening is not None and table_info(evening) is not None:
         message = gettext(
@@ -166,7 +171,7 @@ def already_void(error: AlreadyVoidError) -> Response:
     return json_error(409, "number", gettext("Hand %(n)s is voided already.", n=error.args[0]))
 
 
-def denied(error: AccessDeniedError) -> Response:
+def denied(error: AccessDeniedError) -> BaseResponse:
     message = json_shapes.text(error.message)
     if wants_json():
         return json_error(error.status, "access", message)

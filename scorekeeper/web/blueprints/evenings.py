@@ -25,7 +25,7 @@ from scorekeeper import LANGUAGES, operations
 from scorekeeper.core.rules import VARIANTS, get_variant
 from scorekeeper.core.rules.base import InvalidInputError
 from scorekeeper.db.extensions import db
-from scorekeeper.db.models import Player
+from scorekeeper.db.models import Evening, Player
 from scorekeeper.web.blueprints.hands import blank_entry, form_context, load_current, new_form
 from scorekeeper.web.forms import (
     SEATS,
@@ -51,6 +51,12 @@ def load_view(evening_id: int) -> operations.EveningView:
     if evening is None:
         abort(404)
     return operations.view(evening)
+
+
+def stored(current: operations.EveningView) -> Evening:
+    """The evening's mapped row, to change it: ``load_view`` replays the row itself."""
+    assert isinstance(current.evening, Evening)
+    return current.evening
 
 
 @bp.get("/")
@@ -82,7 +88,8 @@ def chosen_variant() -> tuple[str, str]:
 
 def local_today() -> date:
     """Today in the installation's time zone: the evening's date as the table sees it."""
-    return to_user_timezone(datetime.now(UTC)).date()
+    now: datetime = to_user_timezone(datetime.now(UTC))
+    return now.date()
 
 
 @bp.get("/evenings/new")
@@ -96,7 +103,7 @@ def new() -> str:
 
 
 @bp.post("/evenings")
-def create() -> Response | tuple[str, int]:
+def create() -> Response | str | tuple[str, int]:
     """Start an evening from the form; after another game was chosen in it, first show
     that game's house rules (the ones on the page were the other game's), names kept."""
     chosen = chosen_variant()
@@ -192,7 +199,7 @@ def change_seating(evening_id: int) -> Response | tuple[str, int]:
     names, dealer = seated_names(form, count)
     try:
         operations.change_seating(
-            current.evening, {"players": names, "dealer": dealer}, source="page"
+            stored(current), {"players": names, "dealer": dealer}, source="page"
         )
     except InvalidInputError as error:
         db.session.rollback()
@@ -210,7 +217,7 @@ def change_seating(evening_id: int) -> Response | tuple[str, int]:
 def settings(evening_id: int) -> str:
     """Correct the title, place, date or house rules; every change is kept as a revision."""
     current = load_view(evening_id)
-    values = {**operations.evening_settings(current.evening), "version": current.evening.version}
+    values = {**operations.evening_settings(stored(current)), "version": current.evening.version}
     form = settings_form(current.variant, text, values)
     return render_template("evenings/settings.html", current=current, form=form)
 
@@ -219,14 +226,14 @@ def settings(evening_id: int) -> str:
 def update_settings(evening_id: int) -> Response | tuple[str, int]:
     """Save corrected settings; the ledger replays with them."""
     current = load_view(evening_id)
-    values = operations.evening_settings(current.evening)
+    values = operations.evening_settings(stored(current))
     form = settings_form(current.variant, text, values, formdata=request.form)
     form.validate()
     if form.date.errors:
         form.date.errors = [gettext("Choose a date from the calendar, or leave it empty.")]
     else:
         try:
-            operations.correct_evening(current.evening, settings_body(form), source="page")
+            operations.correct_evening(stored(current), settings_body(form), source="page")
         except operations.StaleVersionError:
             db.session.rollback()
             form.form_errors.append(

@@ -391,8 +391,8 @@ def screen(tournament_id: int) -> str:
     states = round_states(tournament)
     lines = tournament_standings(tournament, states)
     pages = max(1, -(-len(lines) // SCREEN_LINES))
-    page = request.args.get("page", "1")
-    page = int(page) if page.isdigit() and 1 <= int(page) <= pages else 1
+    asked = request.args.get("page", "1")
+    page = int(asked) if asked.isdigit() and 1 <= int(asked) <= pages else 1
     return render_template(
         "tournaments/screen.html",
         tournament=tournament,

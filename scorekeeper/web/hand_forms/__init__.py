@@ -7,7 +7,7 @@ table screen, the edit page and the preview only talk to this interface.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
 from flask_wtf import FlaskForm
@@ -60,7 +60,7 @@ def hand_form(variant: Variant) -> HandForm:
     from scorekeeper.web.hand_forms.troggen import TroggenHandForm
     from scorekeeper.web.hand_forms.troggu import TrogguHandForm
 
-    forms: dict[str, type[HandForm]] = {
+    forms: dict[str, Callable[[Variant], HandForm]] = {
         "troggen": TroggenHandForm,
         "doppen": DoppenHandForm,
         "troggu": TrogguHandForm,
