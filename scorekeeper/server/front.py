@@ -352,6 +352,7 @@ class TrustedFront:
         self.forwarded = ProxyFix(app, x_for=1)
 
     def __call__(self, environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:
+        """Serve one request, its address taken from the front when it came through it."""
         connection = environ.get("gunicorn.socket")
         if (
             connection is not None

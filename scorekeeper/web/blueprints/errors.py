@@ -138,22 +138,27 @@ def refuse(status: int, field: str, message: str) -> Response:
 
 
 def invalid(error: InvalidInputError) -> Response:
+    """Impossible input: 422 with a message per field."""
     return reply({"errors": json_shapes.errors_json(error.errors)}, 422)
 
 
 def implausible(error: ImplausibleHandError) -> Response:
+    """Implausible input: 422 with warnings, to confirm."""
     return reply({"warnings": json_shapes.errors_json(error.warnings)}, 422)
 
 
 def bad_json(_error: BadJSONError) -> Response:
+    """A body that is not JSON: 400."""
     return json_error(400, "body", gettext("The body is not valid JSON."))
 
 
 def no_hand(error: NotFoundError) -> Response:
+    """No hand of that number: 404."""
     return json_error(404, "number", gettext("There is no hand %(n)s.", n=error.args[0]))
 
 
 def closed(error: EveningClosedError) -> BaseResponse:
+    """A change to a closed evening: 409, or the table screen saying why."""
     evening = db.session.get(Evening, error.evening_id)
     if evening is not None and table_info(evening) is not None:
         message = gettext(
@@ -168,10 +173,12 @@ def closed(error: EveningClosedError) -> BaseResponse:
 
 
 def already_void(error: AlreadyVoidError) -> Response:
+    """A hand voided twice: 409."""
     return json_error(409, "number", gettext("Hand %(n)s is voided already.", n=error.args[0]))
 
 
 def denied(error: AccessDeniedError) -> BaseResponse:
+    """No access: the status the refusal says, or the login page for a page read."""
     message = json_shapes.text(error.message)
     if wants_json():
         return json_error(error.status, "access", message)
@@ -183,6 +190,7 @@ def denied(error: AccessDeniedError) -> BaseResponse:
 
 
 def too_many(error: TooManyAttemptsError) -> Response:
+    """Too many wrong PINs, passwords or codes: 429 with when to try again."""
     message = ngettext(
         "Too many wrong tries from this device. Wait %(num)s minute and try again.",
         "Too many wrong tries from this device. Wait %(num)s minutes and try again.",
@@ -195,15 +203,18 @@ def too_many(error: TooManyAttemptsError) -> Response:
 
 
 def stale(_error: StaleVersionError) -> Response:
+    """A change made to an older version: 409."""
     message = gettext("Someone changed this meanwhile. Reload and enter the change again.")
     return json_error(409, "version", message)
 
 
 def round_state(error: RoundStateError) -> Response:
+    """A round asked for what its state does not allow: 409."""
     return refuse(409, "round", json_shapes.text(error.message))
 
 
 def frozen(_error: FrozenError) -> Response:
+    """A started tournament's fixed settings changed: 409."""
     message = gettext(
         "The tournament has started: its game, house rules, rounds and scoring stay as they are."
     )
@@ -211,6 +222,7 @@ def frozen(_error: FrozenError) -> Response:
 
 
 def number_taken(error: HandNumberTakenError) -> Response:
+    """A hand sent as a number another hand has taken: 409."""
     message = gettext(
         "Hand %(n)s is recorded already; the next hand is %(m)s. Nothing was recorded: "
         "check the hand and send it again as %(m)s if it is another one.",
@@ -221,6 +233,7 @@ def number_taken(error: HandNumberTakenError) -> Response:
 
 
 def expired(_error: CSRFError) -> Response | tuple[str, int]:
+    """A page's form protection expired: the entry kept, or 400 with what to do."""
     if (kept := keep_entry()) is not None:
         return kept
     message = gettext(
@@ -231,6 +244,7 @@ def expired(_error: CSRFError) -> Response | tuple[str, int]:
 
 
 def too_large(_error: RequestEntityTooLarge) -> Response:
+    """An upload over the size limit: 413."""
     limit = (current_app.config["MAX_CONTENT_LENGTH"] or 0) // (1024 * 1024)
     message = gettext(
         "This file is too large: at most %(mb)s MB can be sent. Nothing was saved.", mb=limit
@@ -239,6 +253,7 @@ def too_large(_error: RequestEntityTooLarge) -> Response:
 
 
 def http_error(error: HTTPException) -> Response:
+    """Any other HTTP error in the caller's form, with ``Allow`` on a 405."""
     status = error.code or 500
     if wants_json():
         response = json_error(status, "request", api_words(error))
@@ -251,6 +266,7 @@ def http_error(error: HTTPException) -> Response:
 
 
 def unexpected(error: Exception) -> Response | tuple[str, int]:
+    """A fault of ours: logged, and 500 in plain words."""
     current_app.logger.exception("unexpected error", exc_info=error)
     message = gettext("Something went wrong on our side; nothing was changed.")
     if wants_json():
