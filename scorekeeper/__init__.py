@@ -168,6 +168,7 @@ def register_blueprints(app: Flask) -> None:
         errors,
         evenings,
         exports,
+        groups_api,
         guard,
         hands,
         installation,
@@ -187,6 +188,8 @@ def register_blueprints(app: Flask) -> None:
     csrf.exempt(api.bp)
     app.register_blueprint(tournament_api.bp)
     csrf.exempt(tournament_api.bp)
+    app.register_blueprint(groups_api.bp)
+    csrf.exempt(groups_api.bp)
     app.register_blueprint(access_pages.bp)
     app.register_blueprint(tables.bp)
     app.register_blueprint(tournaments.bp)

@@ -53,6 +53,9 @@ class EveningSettings:
     date: date | None
     options: dict[str, str]
     language: str
+    #: The table group it belongs to, by number (None: no group); whether the group
+    #: exists is the operations' to say.
+    group: int | None = None
 
 
 def name_key(name: str) -> str:
@@ -214,6 +217,7 @@ def parse_evening(raw: object) -> EveningSettings:
         "date",
         "options",
         "language",
+        "group",
     }
     reject_unknown(raw, known, errors)
     game, variant_key = raw.get("game"), raw.get("variant")
@@ -240,7 +244,27 @@ def parse_evening(raw: object) -> EveningSettings:
         for field, messages in error.errors.items():
             for message in messages:
                 errors.add(field, message)
+    group = read_group(raw, errors)
     errors.raise_if_any(InvalidSettingsError)
     return EveningSettings(
-        variant, players, first_dealer or players[0], title, place, when, options, str(language)
+        variant,
+        players,
+        first_dealer or players[0],
+        title,
+        place,
+        when,
+        options,
+        str(language),
+        group,
     )
+
+
+def read_group(raw: Mapping[str, object], errors: ErrorCollector) -> int | None:
+    """An optional table group, by its number (null or left out: none)."""
+    value = raw.get("group")
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 < value < 2**31:
+        errors.add("group", msg("Choose a group from the list, or none."))
+        return None
+    return value

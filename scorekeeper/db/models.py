@@ -64,6 +64,71 @@ class Player(db.Model):  # type: ignore[name-defined,misc]
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, nullable=False, default=utcnow)
 
 
+class TableGroup(db.Model):  # type: ignore[name-defined,misc]
+    """Regular players who meet again and again (a Stammtisch): their evenings belong to it
+    and its members are persons, not only names (docs/club.md)."""
+
+    __tablename__ = "table_group"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(80), nullable=False)
+    #: The name folded for comparison: one group per name, whatever its case.
+    name_key: Mapped[str] = mapped_column(String(80), nullable=False, unique=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, nullable=False, default=utcnow)
+
+    members: Mapped[list[Member]] = relationship(
+        back_populates="group", order_by="Member.id", cascade="all, delete-orphan"
+    )
+
+
+class Member(db.Model):  # type: ignore[name-defined,misc]
+    """A person of a group: the names they were written as at its evenings are theirs, so
+    renaming keeps their history and two entries for one person can be merged."""
+
+    __tablename__ = "member"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    group_id: Mapped[int] = mapped_column(ForeignKey("table_group.id"), nullable=False)
+    #: What the group calls them now, on its season table and their page.
+    name: Mapped[str] = mapped_column(String(80), nullable=False)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, nullable=False, default=utcnow)
+
+    group: Mapped[TableGroup] = relationship(back_populates="members")
+    names: Mapped[list[MemberName]] = relationship(
+        back_populates="member", order_by="MemberName.player_id", cascade="all, delete-orphan"
+    )
+
+
+class MemberName(db.Model):  # type: ignore[name-defined,misc]
+    """A name written at the group's evenings, and the member it stands for there. Within a
+    group a name is one person; the same name in another group, or at an evening of no
+    group (a museum guest), is someone else."""
+
+    __tablename__ = "member_name"
+    __table_args__ = (UniqueConstraint("group_id", "player_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    group_id: Mapped[int] = mapped_column(ForeignKey("table_group.id"), nullable=False)
+    member_id: Mapped[int] = mapped_column(ForeignKey("member.id"), nullable=False)
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id"), nullable=False)
+
+    member: Mapped[Member] = relationship(back_populates="names")
+    player: Mapped[Player] = relationship()
+
+
+class GroupEvening(db.Model):  # type: ignore[name-defined,misc]
+    """That an evening belongs to a table group (at most one); an evening without a row
+    here is an evening of its own, a museum table's. Kept beside the evening rather than
+    in its row, so the evening's table and its counting triggers stay as they are."""
+
+    __tablename__ = "group_evening"
+
+    evening_id: Mapped[int] = mapped_column(ForeignKey("evening.id"), primary_key=True)
+    group_id: Mapped[int] = mapped_column(ForeignKey("table_group.id"), nullable=False, index=True)
+
+    group: Mapped[TableGroup] = relationship()
+
+
 class Evening(db.Model):  # type: ignore[name-defined,misc]
     """One evening at one table: the game, its house rules and the seating history."""
 

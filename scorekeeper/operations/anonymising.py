@@ -38,6 +38,7 @@ from scorekeeper.db.models import (
 )
 from scorekeeper.db.tournament_models import Tournament, TournamentEvent
 from scorekeeper.operations.evenings import add_revision
+from scorekeeper.operations.table_groups import rename_members_called
 from scorekeeper.operations.tournament_rounds import seat_names
 
 #: Keys whose values are fixed words of the rules or settings, never a player's name: a
@@ -210,14 +211,15 @@ def _rename_answers(evening_ids: Iterable[int], renaming: Renaming) -> None:
 def anonymise_player(player_id: int) -> str:
     """Replace a player's name everywhere by a neutral, unique one; return the new name.
 
-    The new name is in the current language ("Gast 4" in German). Raises
-    ``PlayerNotFoundError`` for an unknown id, and ``AnonymiseError`` (nothing changed once
-    the caller rolls back) if any evening's amounts would differ afterwards.
+        The new name is in the current language ("Gast 4" in German). Raises
+        ``PlayerNotFoundError`` for an unknown id, and ``AnonymiseError`` (nothing changed once
+        the caller rolls back) if any evening's amounts would differ afterwards. A member of a
+    table group who was called by the name is called by the new one (docs/club.md).
 
-    This is the one place that knows where names are kept: whatever else comes to store a
-    person's name is renamed here as well, tournaments included: the entrant who played
-    under that name (from whom later rounds' tables take their names) and the tournament's
-    log.
+        This is the one place that knows where names are kept: whatever else comes to store a
+        person's name is renamed here as well, tournaments included: the entrant who played
+        under that name (from whom later rounds' tables take their names) and the tournament's
+        log.
     """
     player = db.session.get(Player, player_id)
     if player is None:
@@ -230,6 +232,7 @@ def anonymise_player(player_id: int) -> str:
         _rename_evening(evening, renaming)
     _rename_answers([e.id for e in evenings], renaming)
     _rename_entrants(renaming)
+    rename_members_called(player, renaming.old)
     db.session.flush()
     for evening in evenings:
         try:

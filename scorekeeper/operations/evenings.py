@@ -30,9 +30,11 @@ from scorekeeper.db.models import (
     Player,
     Seat,
     Seating,
+    TableGroup,
     utcnow,
 )
 from scorekeeper.operations.errors import StaleVersionError, ensure_open
+from scorekeeper.operations.table_groups import ensure_members, group_of, put_in_group
 from scorekeeper.operations.views import EveningView, checked_view, lock_evening, view
 
 #: Seatings of one evening, the first included. Every read of an evening goes through its
@@ -105,7 +107,18 @@ def create_evening(raw: object, *, source: str) -> Evening:
         )
     )
     db.session.flush()
+    if settings.group is not None:
+        put_in_group(evening, group_for_evening(settings.group))
     return evening
+
+
+def group_for_evening(group_id: int) -> TableGroup:
+    """The group a new evening is to join; an unknown one is refused at its field."""
+    group = db.session.get(TableGroup, group_id)
+    if group is None:
+        refusal = msg("There is no group {n}; choose one from the list, or none.", n=group_id)
+        raise InvalidSettingsError.single("group", refusal)
+    return group
 
 
 def change_seating(evening: Evening, raw: object, *, source: str) -> Seating:
@@ -136,6 +149,8 @@ def change_seating(evening: Evening, raw: object, *, source: str) -> Seating:
     seating.seats = [Seat(position=i, player=p) for i, p in enumerate(players)]
     db.session.add(seating)
     db.session.flush()
+    if (group := group_of(evening)) is not None:
+        ensure_members(group, players)
     db.session.expire(evening, ["seatings"])
     view(evening)
     return seating

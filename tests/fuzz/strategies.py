@@ -327,6 +327,10 @@ def path_values(draw: st.DrawFn, world: World, rule: str) -> dict[str, str]:
         values["lang"] = draw(st.sampled_from(["de", "en", "fr", "", "x" * 100, "%00"]))
     if "player_id" in arguments:
         values["player_id"] = draw(id_values(world.players))
+    if "group_id" in arguments:
+        values["group_id"] = draw(id_values(world.groups))
+    if "member_id" in arguments:
+        values["member_id"] = draw(id_values(world.members))
     unknown = set(arguments) - set(values)
     assert not unknown, f"no values for the path arguments {sorted(unknown)} of {rule}"
     return values

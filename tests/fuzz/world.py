@@ -239,6 +239,9 @@ class World:
     tournaments: list[TournamentInfo] = field(default_factory=list)
     #: The ids of the players (anonymising one is a page of its own).
     players: list[int] = field(default_factory=list)
+    #: The table groups and their members (docs/club.md).
+    groups: list[int] = field(default_factory=list)
+    members: list[int] = field(default_factory=list)
     #: caller -> the headers that make a request theirs
     callers: dict[str, dict[str, str]] = field(default_factory=dict)
     archives: list[dict[str, Any]] = field(default_factory=list)
@@ -425,6 +428,16 @@ def build(folder: Path) -> World:
         world.archives.append(
             _ok(organiser.get(f"/api/v1/evenings/{evening}/export", headers=headers))
         )
+    group = _ok(organiser.post("/api/v1/groups", json={"name": "Stamm"}, headers=headers), 201)
+    for evening in (ids[0], ids[2]):
+        _ok(
+            organiser.put(
+                f"/api/v1/evenings/{evening}/group", json={"group": group["id"]}, headers=headers
+            )
+        )
+    world.groups = [group["id"]]
+    shown = _ok(organiser.get(f"/api/v1/groups/{group['id']}", headers=headers))
+    world.members = [m["id"] for m in shown["members"]]
     with app.app_context():
         world.players = list(db.session.scalars(select(Player.id).order_by(Player.id)))
     world.forms = scrape_forms(world)
@@ -499,6 +512,10 @@ def _rule_values(world: World, arguments: set[str]) -> list[dict[str, Any]]:
         return [{"lang": "de"}]
     if arguments == {"player_id"}:
         return [{"player_id": i} for i in world.players[:2]]
+    if arguments == {"group_id"}:
+        return [{"group_id": i} for i in world.groups]
+    if arguments == {"group_id", "member_id"}:
+        return [{"group_id": world.groups[0], "member_id": i} for i in world.members[:2]]
     raise AssertionError(f"no values to show a page with the arguments {sorted(arguments)}")
 
 

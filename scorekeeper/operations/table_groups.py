@@ -1,0 +1,218 @@
+"""Table groups and their members: who a name at a group's evening is (docs/club.md).
+
+A group is named once; its evenings are put into it when they start or afterwards. Each
+name written at a group's evening stands for one member of the group, created the first
+time the name appears there. A member can be renamed (the names written at the table stay
+as they were, the history with them) and two members who are one person can be merged.
+Within a group a name is one person; the same name in another group, or at an evening of
+no group, is someone else.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from sqlalchemy import delete, select
+
+from scorekeeper.core.rules.base import (
+    ErrorCollector,
+    InvalidSettingsError,
+    ScorekeeperError,
+    msg,
+)
+from scorekeeper.core.validation import name_key, name_problem, reject_unknown
+from scorekeeper.db.extensions import db
+from scorekeeper.db.models import (
+    Evening,
+    GroupEvening,
+    Member,
+    MemberName,
+    Player,
+    TableGroup,
+)
+
+#: Groups an installation keeps: a club meets weekly for years, a few groups each.
+MAX_GROUPS = 200
+
+
+class GroupNotFoundError(ScorekeeperError):
+    """No group, or no member, with that number (404)."""
+
+
+def read_name(raw: object, field: str = "name") -> str:
+    """A group's or member's name from a JSON object, checked as player names are."""
+    if not isinstance(raw, Mapping):
+        raise InvalidSettingsError.single("body", msg("Send it as a JSON object."))
+    errors = ErrorCollector()
+    reject_unknown(raw, {field}, errors)
+    value = raw.get(field)
+    if not isinstance(value, str) or not value.strip():
+        errors.add(field, msg("Enter a name."))
+    elif (problem := name_problem(value.strip())) is not None:
+        errors.add(field, problem)
+    errors.raise_if_any(InvalidSettingsError)
+    assert isinstance(value, str)
+    return value.strip()
+
+
+def all_groups() -> list[TableGroup]:
+    """Every group, by name."""
+    return list(db.session.scalars(select(TableGroup).order_by(TableGroup.name_key)))
+
+
+def get_group(group_id: int) -> TableGroup:
+    """The group with that number."""
+    group = db.session.get(TableGroup, group_id)
+    if group is None:
+        raise GroupNotFoundError(group_id)
+    return group
+
+
+def get_member(group: TableGroup, member_id: int) -> Member:
+    """The member of ``group`` with that number."""
+    member = db.session.get(Member, member_id)
+    if member is None or member.group_id != group.id:
+        raise GroupNotFoundError(member_id)
+    return member
+
+
+def _check_free(name: str, keep: TableGroup | None = None) -> None:
+    """Refuse a group name another group has (case ignored)."""
+    found = db.session.scalars(
+        select(TableGroup).where(TableGroup.name_key == name_key(name))
+    ).first()
+    if found is not None and found is not keep:
+        raise InvalidSettingsError.single("name", msg("A group of this name exists already."))
+
+
+def create_group(raw: object) -> TableGroup:
+    """A new group, ``{"name": "Donnerstagsrunde"}``."""
+    name = read_name(raw)
+    _check_free(name)
+    if len(all_groups()) >= MAX_GROUPS:
+        limit = msg("An installation keeps at most {n} groups.", n=MAX_GROUPS)
+        raise InvalidSettingsError.single("name", limit)
+    group = TableGroup(name=name, name_key=name_key(name))
+    db.session.add(group)
+    db.session.flush()
+    return group
+
+
+def rename_group(group: TableGroup, raw: object) -> TableGroup:
+    """Give the group another name."""
+    name = read_name(raw)
+    _check_free(name, keep=group)
+    group.name, group.name_key = name, name_key(name)
+    db.session.flush()
+    return group
+
+
+def group_of(evening: Evening) -> TableGroup | None:
+    """The group the evening belongs to, if any."""
+    link = db.session.get(GroupEvening, evening.id)
+    return None if link is None else link.group
+
+
+def evenings_of(group: TableGroup) -> list[Evening]:
+    """The group's evenings, oldest first (by date, then as they were started)."""
+    found = db.session.scalars(
+        select(Evening)
+        .join(GroupEvening, GroupEvening.evening_id == Evening.id)
+        .where(GroupEvening.group_id == group.id)
+    )
+    return sorted(found, key=lambda e: (e.date or e.created_at.date(), e.id))
+
+
+def put_in_group(evening: Evening, group: TableGroup | None) -> None:
+    """Make ``evening`` one of ``group``'s (None: of no group); everyone who sat at it
+    becomes a member, or is the member their name already stands for."""
+    link = db.session.get(GroupEvening, evening.id)
+    if group is None:
+        if link is not None:
+            db.session.delete(link)
+            db.session.flush()
+        return
+    if link is None:
+        db.session.add(GroupEvening(evening_id=evening.id, group_id=group.id))
+    else:
+        link.group_id = group.id
+    seated = {seat.player for seating in evening.seatings for seat in seating.seats}
+    ensure_members(group, sorted(seated, key=lambda p: p.id))
+    db.session.flush()
+
+
+def ensure_members(group: TableGroup, players: Iterable[Player]) -> None:
+    """A member for each of ``players`` whose name the group does not know yet."""
+    known = set(
+        db.session.scalars(select(MemberName.player_id).where(MemberName.group_id == group.id))
+    )
+    for player in players:
+        if player.id in known:
+            continue
+        member = Member(group=group, name=player.name)
+        member.names.append(MemberName(group_id=group.id, player=player))
+        db.session.add(member)
+        known.add(player.id)
+    db.session.flush()
+
+
+def rename_member(member: Member, raw: object) -> Member:
+    """What the group calls the member from now on; the names written at its evenings
+    stay as they were, and stay theirs."""
+    member.name = read_name(raw)
+    db.session.flush()
+    return member
+
+
+def merge_members(group: TableGroup, keep: Member, other: Member) -> Member:
+    """``other`` and ``keep`` are one person: every name of ``other`` becomes ``keep``'s.
+
+    Two names of one person never sat at one table, so nothing is counted twice; if they
+    did, they are two people, and the merge is refused.
+    """
+    if keep.id == other.id:
+        raise InvalidSettingsError.single("other", msg("Choose two different members."))
+    theirs = {n.player_id for n in other.names}
+    mine = {n.player_id for n in keep.names}
+    for evening in evenings_of(group):
+        seated = {seat.player_id for seating in evening.seatings for seat in seating.seats}
+        if seated & theirs and seated & mine:
+            refusal = msg("They sat at one table on {day}: two people.", day=_day(evening))
+            raise InvalidSettingsError.single("other", refusal)
+    db.session.execute(
+        MemberName.__table__.update()
+        .where(MemberName.member_id == other.id)
+        .values(member_id=keep.id)
+    )
+    db.session.execute(delete(Member).where(Member.id == other.id))
+    db.session.expire_all()
+    return db.session.get(Member, keep.id) or keep
+
+
+def _day(evening: Evening) -> str:
+    """The evening's date as the refusal names it."""
+    return (evening.date or evening.created_at.date()).isoformat()
+
+
+def persons(group: TableGroup) -> dict[int, Member]:
+    """The member each player (by id) stands for in ``group``."""
+    rows = db.session.execute(
+        select(MemberName.player_id, Member)
+        .join(Member, Member.id == MemberName.member_id)
+        .where(MemberName.group_id == group.id)
+    )
+    return {player_id: member for player_id, member in rows.tuples()}
+
+
+def rename_members_called(player: Player, old_name: str) -> None:
+    """A player anonymised: members who were called by the old name are called by the new
+    one, so their statistics stay whole under it (docs/club.md)."""
+    members = db.session.scalars(
+        select(Member)
+        .join(MemberName, MemberName.member_id == Member.id)
+        .where(MemberName.player_id == player.id)
+    )
+    for member in members:
+        if name_key(member.name) == name_key(old_name):
+            member.name = player.name
+    db.session.flush()

@@ -1,0 +1,173 @@
+"""The JSON API for table groups and their members, in the style of docs/api.md.
+
+Groups hold every regular's name and history: the same access as the players page
+(``access.may_manage_installation``); a tournament table's token reaches none of it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, abort, jsonify, url_for
+from flask_babel import gettext
+
+from scorekeeper import operations
+from scorekeeper.core.rules.base import ErrorCollector, InvalidSettingsError, msg
+from scorekeeper.core.validation import reject_unknown
+from scorekeeper.db.models import Evening, Member, TableGroup
+from scorekeeper.operations import table_groups
+from scorekeeper.web.blueprints.api import body, reply
+from scorekeeper.web.blueprints.installation import for_the_installation
+from scorekeeper.web.writing import Written, write
+
+bp = for_the_installation(Blueprint("groups_api", __name__, url_prefix="/api/v1"))
+
+
+def load(group_id: int) -> TableGroup:
+    """The group, or 404."""
+    try:
+        return table_groups.get_group(group_id)
+    except table_groups.GroupNotFoundError:
+        abort(404, description=gettext("There is no group %(id)s.", id=group_id))
+
+
+def load_member(group: TableGroup, member_id: int) -> Member:
+    """The group's member, or 404."""
+    try:
+        return table_groups.get_member(group, member_id)
+    except table_groups.GroupNotFoundError:
+        abort(404, description=gettext("There is no member %(id)s.", id=member_id))
+
+
+def member_json(member: Member) -> dict[str, Any]:
+    """A member: the name the group uses and the names written at its evenings."""
+    return {
+        "id": member.id,
+        "name": member.name,
+        "written_as": sorted(n.player.name for n in member.names),
+    }
+
+
+def evening_entry(evening: Evening) -> dict[str, Any]:
+    """An evening of the group, as its list shows it."""
+    return {
+        "id": evening.id,
+        "date": evening.date.isoformat() if evening.date else None,
+        "title": evening.title,
+        "game": evening.game,
+        "variant": evening.variant,
+    }
+
+
+def group_json(group: TableGroup, *, whole: bool = False) -> dict[str, Any]:
+    """A group; ``whole``: with its members and evenings."""
+    answer: dict[str, Any] = {"id": group.id, "name": group.name}
+    if whole:
+        answer["members"] = [member_json(m) for m in group.members]
+        answer["evenings"] = [evening_entry(e) for e in table_groups.evenings_of(group)]
+    return answer
+
+
+@bp.get("/groups")
+def index() -> Response:
+    """Every group, by name."""
+    return jsonify({"groups": [group_json(g) for g in table_groups.all_groups()]})
+
+
+@bp.post("/groups")
+def create() -> Response:
+    """Start a group, ``{"name": "Donnerstagsrunde"}``."""
+    raw = body()
+
+    def make() -> Written[Response]:
+        group = table_groups.create_group(raw)
+        location = url_for("groups_api.show", group_id=group.id)
+        return Written(reply(group_json(group, whole=True), 201, location))
+
+    return write(make)
+
+
+@bp.get("/groups/<int:group_id>")
+def show(group_id: int) -> Response:
+    """A group with its members and evenings."""
+    return jsonify(group_json(load(group_id), whole=True))
+
+
+@bp.patch("/groups/<int:group_id>")
+def rename(group_id: int) -> Response:
+    """Rename a group, ``{"name": ...}``."""
+    raw = body()
+
+    def make() -> Written[Response]:
+        group = table_groups.rename_group(load(group_id), raw)
+        return Written(jsonify(group_json(group, whole=True)))
+
+    return write(make)
+
+
+@bp.patch("/groups/<int:group_id>/members/<int:member_id>")
+def rename_member(group_id: int, member_id: int) -> Response:
+    """What the group calls a member from now on, ``{"name": ...}``."""
+    raw = body()
+
+    def make() -> Written[Response]:
+        group = load(group_id)
+        member = table_groups.rename_member(load_member(group, member_id), raw)
+        return Written(jsonify(member_json(member)))
+
+    return write(make)
+
+
+@bp.post("/groups/<int:group_id>/members/<int:member_id>/merge")
+def merge(group_id: int, member_id: int) -> Response:
+    """Another member is this one, ``{"other": 7}``: their names become this member's."""
+    raw = body()
+
+    def make() -> Written[Response]:
+        group = load(group_id)
+        keep = load_member(group, member_id)
+        other = load_member(group, read_number(raw, "other"))
+        merged = table_groups.merge_members(group, keep, other)
+        return Written(jsonify(member_json(merged)))
+
+    return write(make)
+
+
+@bp.put("/evenings/<int:evening_id>/group")
+def put_evening(evening_id: int) -> Response:
+    """Put an evening into a group, ``{"group": 3}``, or into none, ``{"group": null}``."""
+    raw = body()
+
+    def make() -> Written[Response]:
+        evening = operations.get_evening(evening_id)
+        if evening is None:
+            abort(404, description=gettext("There is no evening %(id)s.", id=evening_id))
+        wanted = read_optional_number(raw, "group")
+        group = None if wanted is None else load(wanted)
+        table_groups.put_in_group(evening, group)
+        return Written(jsonify({"evening": evening_id, "group": group and group.id}))
+
+    return write(make)
+
+
+def read_number(raw: object, key: str) -> int:
+    """A required number (a member's, a group's) from the body."""
+    found = read_optional_number(raw, key)
+    if found is None:
+        raise InvalidSettingsError.single(key, msg("Choose one from the list."))
+    return found
+
+
+def read_optional_number(raw: object, key: str) -> int | None:
+    """An optional number from the body; null or left out: none."""
+    if not isinstance(raw, dict):
+        raise InvalidSettingsError.single("body", msg("Send it as a JSON object."))
+    errors = ErrorCollector()
+    reject_unknown(raw, {key}, errors)
+    value = raw.get(key)
+    if value is not None and (
+        isinstance(value, bool) or not isinstance(value, int) or not 0 < value < 2**31
+    ):
+        errors.add(key, msg("Choose one from the list."))
+    errors.raise_if_any(InvalidSettingsError)
+    return value if isinstance(value, int) else None
