@@ -55,7 +55,7 @@ def count_roles(counts: Counts, reading: Reading, name: str) -> None:
 
 def misere_place(points: Iterable[tuple[str, int]], name: str) -> int:
     """The place in a Misère: fewest points first, tied players sharing the better place
-    (1, 2, 2, 4); when all tie, everyone is first (docs/statistics.md, "Misère places").
+    (1, 2, 2, 4); when all tie, everyone is first (docs/statistics.md, "Sides").
 
     >>> misere_place((("A", 10), ("B", 20), ("C", 20), ("D", 11)), "C")
     3
