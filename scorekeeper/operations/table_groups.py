@@ -201,7 +201,7 @@ def persons(group: TableGroup) -> dict[int, Member]:
         .join(Member, Member.id == MemberName.member_id)
         .where(MemberName.group_id == group.id)
     )
-    return {player_id: member for player_id, member in rows.tuples()}
+    return {player_id: member for player_id, member in rows}
 
 
 def rename_members_called(player: Player, old_name: str) -> None:

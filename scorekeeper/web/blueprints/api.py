@@ -17,8 +17,10 @@ from scorekeeper import operations
 from scorekeeper.db.idempotency import StoredAnswer, fingerprint
 from scorekeeper.db.models import Evening, Hand
 from scorekeeper.operations import EveningView, StaleVersionError, evening_archives
+from scorekeeper.operations.club_statistics import evening_highlights
 from scorekeeper.web import access, json_shapes
 from scorekeeper.web.blueprints import exports
+from scorekeeper.web.club_json import highlights_json
 from scorekeeper.web.openapi import spec
 from scorekeeper.web.tournament_tables import correction_reason, note_correction
 from scorekeeper.web.writing import Answered, Kept, Key, Written, write
@@ -328,7 +330,9 @@ def settlement(evening_id: int) -> Response:
     """The end of the evening in money; ``end_pot`` tries another end rule."""
     current = operations.view(load(evening_id))
     rule = operations.read_end_rule(current, request.args.get("end_pot"))
-    return jsonify(json_shapes.settlement_json(current, current.settlement(rule)))
+    answer = json_shapes.settlement_json(current, current.settlement(rule))
+    answer["highlights"] = highlights_json(evening_highlights(current))
+    return jsonify(answer)
 
 
 @bp.get("/evenings/<int:evening_id>/sheet.pdf")

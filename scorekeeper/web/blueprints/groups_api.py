@@ -6,18 +6,24 @@ Groups hold every regular's name and history: the same access as the players pag
 
 from __future__ import annotations
 
+from datetime import date, datetime
 from typing import Any
+from zoneinfo import ZoneInfo
 
-from flask import Blueprint, Response, abort, jsonify, url_for
+from flask import Blueprint, Response, abort, current_app, jsonify, request, url_for
 from flask_babel import gettext
 
 from scorekeeper import operations
 from scorekeeper.core.rules.base import ErrorCollector, InvalidSettingsError, msg
+from scorekeeper.core.statistics import compare, player_statistics, season_table
 from scorekeeper.core.validation import reject_unknown
 from scorekeeper.db.models import Evening, Member, TableGroup
-from scorekeeper.operations import table_groups
+from scorekeeper.operations import club_statistics, table_groups
+from scorekeeper.operations.club_statistics import Season, person_key
 from scorekeeper.web.blueprints.api import body, reply
 from scorekeeper.web.blueprints.installation import for_the_installation
+from scorekeeper.web.club_json import comparison_json, ordered, season_json, statistics_json
+from scorekeeper.web.club_queries import read_filters, read_order
 from scorekeeper.web.writing import Written, write
 
 bp = for_the_installation(Blueprint("groups_api", __name__, url_prefix="/api/v1"))
@@ -131,6 +137,55 @@ def merge(group_id: int, member_id: int) -> Response:
         return Written(jsonify(member_json(merged)))
 
     return write(make)
+
+
+def local_today() -> date:
+    """Today on the hall's clock: the season's default year."""
+    return datetime.now(ZoneInfo(current_app.config["BABEL_DEFAULT_TIMEZONE"])).date()
+
+
+def asked_season(group_id: int) -> Season:
+    """The season the query asks for (``from``, ``to``, ``game``, ``variant``)."""
+    filters = read_filters(request.args, local_today())
+    return club_statistics.season(load(group_id), filters)
+
+
+@bp.get("/groups/<int:group_id>/season")
+def season(group_id: int) -> Response:
+    """The season table: a row per member and game (and unit and currency)."""
+    found = asked_season(group_id)
+    key, descending = read_order(request.args)
+    rows = ordered(found, season_table(found.evenings), key, descending)
+    return jsonify(season_json(found, rows))
+
+
+@bp.get("/groups/<int:group_id>/members/<int:member_id>/statistics")
+def member_statistics(group_id: int, member_id: int) -> Response:
+    """A member's season: every evening, the running result, every figure per game."""
+    found = asked_season(group_id)
+    member = load_member(found.group, member_id)
+    stats = player_statistics(found.evenings, person_key(member))
+    return jsonify(statistics_json(found, stats))
+
+
+@bp.get("/groups/<int:group_id>/compare")
+def compare_members(group_id: int) -> Response:
+    """Two members side by side, ``?a=3&b=7``."""
+    found = asked_season(group_id)
+    a, b = (load_member(found.group, read_query_number(k)) for k in ("a", "b"))
+    both = compare(
+        player_statistics(found.evenings, person_key(a)),
+        player_statistics(found.evenings, person_key(b)),
+    )
+    return jsonify(comparison_json(found, both))
+
+
+def read_query_number(key: str) -> int:
+    """A member's number from the query."""
+    value = request.args.get(key, "")
+    if not value.isdigit() or not 0 < int(value) < 2**31:
+        raise InvalidSettingsError.single(key, msg("Choose one from the list."))
+    return int(value)
 
 
 @bp.put("/evenings/<int:evening_id>/group")
