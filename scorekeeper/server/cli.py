@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 from datetime import datetime
+from functools import partial
 from pathlib import Path
+from typing import NoReturn
 from zoneinfo import ZoneInfo
 
 import click
@@ -22,6 +24,7 @@ from scorekeeper.db.models import Evening, Player
 from scorekeeper.db.schema import MIGRATIONS, upgrade_schema
 from scorekeeper.operations import anonymising, installation_backups
 from scorekeeper.web import json_shapes
+from scorekeeper.web.writing import Answered, Written, write
 
 
 @click.command("migrate")
@@ -125,21 +128,35 @@ def restore_command(file: Path, yes: bool) -> None:
         if head == installation_backups.SQLITE_MAGIC:
             replace_database(file, yes=yes)
             return
-        restored = installation_backups.restore_evenings(
-            installation_backups.read_backup(file.read_bytes())
-        )
+        archives = installation_backups.read_backup(file.read_bytes())
     except InvalidInputError as error:
-        db.session.rollback()
-        problems = [m.render() for messages in error.errors.values() for m in messages]
-        said = " ".join(problems)
-        # The backup's checks say so themselves; other refusals do not.
-        ending = "" if "Nothing was" in said else " Nothing was changed."
-        raise click.ClickException(said + ending) from error
-    db.session.commit()
+        raise backup_refused(error) from error
+
+    def make() -> Written[installation_backups.Restored]:
+        try:
+            return Written(installation_backups.restore_evenings(archives))
+        except InvalidInputError as error:
+            raise Answered(partial(refuse, error)) from None
+
+    restored = write(make)
     click.echo(
         f"{len(restored.imported)} evenings restored; {restored.already_there} were already "
         "here and stay as they are."
     )
+
+
+def backup_refused(error: InvalidInputError) -> click.ClickException:
+    """What the command says when a backup is refused."""
+    problems = [m.render() for messages in error.errors.values() for m in messages]
+    said = " ".join(problems)
+    # The backup's checks say so themselves; other refusals do not.
+    ending = "" if "Nothing was" in said else " Nothing was changed."
+    return click.ClickException(said + ending)
+
+
+def refuse(error: InvalidInputError) -> NoReturn:
+    """End the command with what a refused backup is told, once nothing is stored."""
+    raise backup_refused(error) from error
 
 
 def replace_database(file: Path, *, yes: bool) -> None:
@@ -191,17 +208,25 @@ def anonymise_player(name: str, language: str, yes: bool) -> None:
             "(backups taken before keep the name).",
             abort=True,
         )
-    try:
-        with force_locale(language):
-            new = anonymising.anonymise_player(player.id)
-    except anonymising.AnonymiseError as error:
-        db.session.rollback()
-        raise click.ClickException(
-            f"{old} could not be anonymised without changing an amount of evening "
-            f"{error.args[0]}; nothing was changed."
-        ) from error
-    db.session.commit()
+    player_id = player.id
+
+    def make() -> Written[str]:
+        try:
+            with force_locale(language):
+                return Written(anonymising.anonymise_player(player_id))
+        except anonymising.AnonymiseError as error:
+            raise Answered(partial(not_anonymised, old, error)) from None
+
+    new = write(make)
     click.echo(f"{old} is now {new} in every evening.")
+
+
+def not_anonymised(name: str, error: anonymising.AnonymiseError) -> NoReturn:
+    """End the command: the player could not be anonymised, and nothing was changed."""
+    raise click.ClickException(
+        f"{name} could not be anonymised without changing an amount of evening "
+        f"{error.args[0]}; nothing was changed."
+    ) from error
 
 
 def register(app: Flask) -> None:

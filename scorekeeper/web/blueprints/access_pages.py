@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 from flask import Blueprint, redirect, render_template, request
 from werkzeug.wrappers import Response
 
-from scorekeeper.db.extensions import db
 from scorekeeper.web import access
 from scorekeeper.web.redirects import safe_next
+from scorekeeper.web.writing import Answered, Written, write
 
 bp = Blueprint("access_pages", __name__)
 
@@ -23,13 +25,20 @@ def unlock_form() -> str:
 def unlock() -> Response | tuple[str, int]:
     """Check the PIN and go back to where the device wanted to go."""
     target = safe_next(request.form.get("next"))
-    try:
-        access.unlock_with_pin(request.form.get("pin", ""))
-    except (access.AccessDeniedError, access.TooManyAttemptsError) as error:
+    pin = request.form.get("pin", "")
+
+    def refused(error: access.AccessDeniedError | access.TooManyAttemptsError) -> tuple[str, int]:
         message, status = access.refusal(error)
         return unlock_page(message, target), status
-    db.session.commit()
-    return redirect(target, 303)
+
+    def make() -> Written[Response | tuple[str, int]]:
+        try:
+            access.unlock_with_pin(pin)
+        except (access.AccessDeniedError, access.TooManyAttemptsError) as error:
+            raise Answered(partial(refused, error)) from None
+        return Written(redirect(target, 303))
+
+    return write(make)
 
 
 def unlock_page(error: str | None, target: str) -> str:

@@ -33,6 +33,7 @@ from scorekeeper.operations import installation_backups
 from scorekeeper.web import json_limits
 from scorekeeper.web.blueprints.installation import for_the_installation
 from scorekeeper.web.json_shapes import text
+from scorekeeper.web.writing import Answered, Written, write
 
 #: Flask-Babel ships no type information; its gettext and ngettext return str.
 gettext: Callable[..., str] = flask_babel.gettext
@@ -87,23 +88,34 @@ def restore_form() -> str:
 def restore() -> Response | tuple[str, int]:
     """Import the evenings of an uploaded backup that are not here yet, or say why not."""
     upload = request.files.get("backup")
-    problems: list[str] = []
     if upload is None or not upload.filename:
-        problems.append(gettext("Choose the backup file (.zip or .json) to restore."))
-    else:
+        return restore_refused([gettext("Choose the backup file (.zip or .json) to restore.")])
+    try:
+        archives = installation_backups.read_backup(upload.read())
+    except json_limits.TooDeepError as error:
+        abort(400, description=" ".join(text(m) for m in error.errors["file"]))
+    except InvalidInputError as error:
+        return restore_refused(problems_of(error))
+
+    def make() -> Written[Response | tuple[str, int]]:
         try:
-            restored = installation_backups.restore_evenings(
-                installation_backups.read_backup(upload.read())
-            )
-        except json_limits.TooDeepError as error:
-            abort(400, description=" ".join(text(m) for m in error.errors["file"]))
+            restored = installation_backups.restore_evenings(archives)
         except InvalidInputError as error:
-            problems += [text(m) for messages in error.errors.values() for m in messages]
-        else:
-            db.session.commit()
-            flash(restored_message(len(restored.imported), restored.already_there))
-            return redirect(url_for("evenings.index"), 303)
-    db.session.rollback()
+            problems = problems_of(error)
+            raise Answered(lambda: restore_refused(problems)) from None
+        flash(restored_message(len(restored.imported), restored.already_there))
+        return Written(redirect(url_for("evenings.index"), 303))
+
+    return write(make)
+
+
+def problems_of(error: InvalidInputError) -> list[str]:
+    """What a refused backup is told, one text per problem."""
+    return [text(m) for messages in error.errors.values() for m in messages]
+
+
+def restore_refused(problems: list[str]) -> tuple[str, int]:
+    """The restore page again, saying why the file was refused."""
     return render_template("backups/restore.html", problems=problems), 422
 
 

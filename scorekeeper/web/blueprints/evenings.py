@@ -41,6 +41,7 @@ from scorekeeper.web.forms import (
 )
 from scorekeeper.web.json_shapes import text
 from scorekeeper.web.redirects import safe_referrer
+from scorekeeper.web.writing import Answered, Written, write
 
 bp = Blueprint("evenings", __name__)
 
@@ -51,6 +52,14 @@ def load_view(evening_id: int) -> operations.EveningView:
     if evening is None:
         abort(404)
     return operations.view(evening)
+
+
+def load(evening_id: int) -> Evening:
+    """The evening's row, to change it, or 404."""
+    evening = operations.get_evening(evening_id)
+    if evening is None:
+        abort(404)
+    return evening
 
 
 def stored(current: operations.EveningView) -> Evening:
@@ -120,23 +129,28 @@ def create() -> Response | str | tuple[str, int]:
         )
     form = new_evening_form(variant, text, formdata=request.form, seats=typed_seats(request.form))
     form.validate()
+
+    def refused() -> tuple[str, int]:
+        page = render_template(
+            "evenings/new.html", form=form, variant=variant, games=VARIANTS, known=known_players()
+        )
+        return page, 422
+
     if form.date.errors:
         form.date.errors = [gettext("Choose a date from the calendar, or leave it empty.")]
-    else:
+        return refused()
+
+    def make() -> Written[Response | tuple[str, int]]:
         try:
             body = {**new_evening_body(form, variant), "language": str(get_locale())}
             evening = operations.create_evening(body, source="page")
         except InvalidInputError as error:
-            db.session.rollback()
             place_errors(form, error.errors, text)
-        else:
-            db.session.commit()
-            flash(gettext("The evening has started. Good luck!"))
-            return redirect(url_for("evenings.show", evening_id=evening.id), 303)
-    page = render_template(
-        "evenings/new.html", form=form, variant=variant, games=VARIANTS, known=known_players()
-    )
-    return page, 422
+            raise Answered(refused) from None
+        flash(gettext("The evening has started. Good luck!"))
+        return Written(redirect(url_for("evenings.show", evening_id=evening.id), 303))
+
+    return write(make)
 
 
 @bp.get("/evenings/<int:evening_id>")
@@ -197,20 +211,25 @@ def change_seating(evening_id: int) -> Response | tuple[str, int]:
     count = min(SEATS, current.variant.max_players)
     form = seating_form(current.players, current.next_table.dealer, count, request.form)
     names, dealer = seated_names(form, count)
-    try:
-        operations.change_seating(
-            stored(current), {"players": names, "dealer": dealer}, source="page"
-        )
-    except InvalidInputError as error:
-        db.session.rollback()
-        place_errors(form, error.errors, text)
+
+    def refused() -> tuple[str, int]:
         page = render_template(
-            "evenings/seating.html", current=current, form=form, known=known_players()
+            "evenings/seating.html", current=load_view(evening_id), form=form, known=known_players()
         )
         return page, 422
-    db.session.commit()
-    flash(gettext("The table has changed. It plays like this from the next hand on."))
-    return redirect(url_for("evenings.show", evening_id=evening_id), 303)
+
+    def make() -> Written[Response]:
+        try:
+            operations.change_seating(
+                load(evening_id), {"players": names, "dealer": dealer}, source="page"
+            )
+        except InvalidInputError as error:
+            place_errors(form, error.errors, text)
+            raise Answered(refused) from None
+        flash(gettext("The table has changed. It plays like this from the next hand on."))
+        return Written(redirect(url_for("evenings.show", evening_id=evening_id), 303))
+
+    return write(make)
 
 
 @bp.get("/evenings/<int:evening_id>/settings")
@@ -229,26 +248,34 @@ def update_settings(evening_id: int) -> Response | tuple[str, int]:
     values = operations.evening_settings(stored(current))
     form = settings_form(current.variant, text, values, formdata=request.form)
     form.validate()
+
+    def refused() -> tuple[str, int]:
+        page = render_template("evenings/settings.html", current=load_view(evening_id), form=form)
+        return page, 422
+
+    def stale() -> tuple[str, int]:
+        form.form_errors.append(
+            gettext("Someone else changed the settings meanwhile. Check them and save again.")
+        )
+        form.version.data = str(load_view(evening_id).evening.version)
+        return refused()
+
     if form.date.errors:
         form.date.errors = [gettext("Choose a date from the calendar, or leave it empty.")]
-    else:
+        return refused()
+
+    def make() -> Written[Response]:
         try:
-            operations.correct_evening(stored(current), settings_body(form), source="page")
+            operations.correct_evening(load(evening_id), settings_body(form), source="page")
         except operations.StaleVersionError:
-            db.session.rollback()
-            form.form_errors.append(
-                gettext("Someone else changed the settings meanwhile. Check them and save again.")
-            )
-            form.version.data = str(load_view(evening_id).evening.version)
+            raise Answered(stale) from None
         except InvalidInputError as error:
-            db.session.rollback()
             place_errors(form, error.errors, text)
-        else:
-            db.session.commit()
-            flash(gettext("The settings were corrected."))
-            return redirect(url_for("evenings.show", evening_id=evening_id), 303)
-    page = render_template("evenings/settings.html", current=load_view(evening_id), form=form)
-    return page, 422
+            raise Answered(refused) from None
+        flash(gettext("The settings were corrected."))
+        return Written(redirect(url_for("evenings.show", evening_id=evening_id), 303))
+
+    return write(make)
 
 
 @bp.post("/language/<lang>")

@@ -22,7 +22,6 @@ from werkzeug.wrappers import Response as BaseResponse
 from scorekeeper import operations
 from scorekeeper.core.rules import get_variant
 from scorekeeper.core.rules.base import InvalidInputError
-from scorekeeper.db.extensions import db
 from scorekeeper.db.models import Evening
 from scorekeeper.operations import evening_archives, payments_ticked
 from scorekeeper.web import csv_exports, json_limits
@@ -30,6 +29,7 @@ from scorekeeper.web.hand_forms import hand_form
 from scorekeeper.web.json_shapes import text
 from scorekeeper.web.pdf import render_pdf
 from scorekeeper.web.presentation import chart, exact_money, tally_view
+from scorekeeper.web.writing import Answered, Written, write
 
 bp = Blueprint("exports", __name__)
 
@@ -157,19 +157,25 @@ def export_json(evening_id: int) -> Response:
 @bp.post("/evenings/<int:evening_id>/close")
 def close(evening_id: int) -> BaseResponse:
     """Close the evening: it becomes read-only until reopened."""
-    operations.set_closed(load(evening_id), True, source="page")
-    db.session.commit()
-    flash(gettext("The evening is closed. Reopen it from the settlement page if needed."))
-    return redirect(url_for("settlement.show", evening_id=evening_id), 303)
+
+    def make() -> Written[BaseResponse]:
+        operations.set_closed(load(evening_id), True, source="page")
+        flash(gettext("The evening is closed. Reopen it from the settlement page if needed."))
+        return Written(redirect(url_for("settlement.show", evening_id=evening_id), 303))
+
+    return write(make)
 
 
 @bp.post("/evenings/<int:evening_id>/reopen")
 def reopen(evening_id: int) -> BaseResponse:
     """Reopen a closed evening; the history keeps that it was closed."""
-    operations.set_closed(load(evening_id), False, source="page")
-    db.session.commit()
-    flash(gettext("The evening is open again."))
-    return redirect(url_for("settlement.show", evening_id=evening_id), 303)
+
+    def make() -> Written[BaseResponse]:
+        operations.set_closed(load(evening_id), False, source="page")
+        flash(gettext("The evening is open again."))
+        return Written(redirect(url_for("settlement.show", evening_id=evening_id), 303))
+
+    return write(make)
 
 
 class NotJSONError(Exception):
@@ -203,22 +209,27 @@ def import_form() -> str:
 def import_upload() -> BaseResponse | tuple[str, int]:
     """Store an uploaded archive as a new evening, or say why the file is refused."""
     upload = request.files.get("archive")
-    problems: list[str] = []
     if upload is None or not upload.filename:
-        problems.append(gettext("Choose the archive file (.json) to import."))
-    else:
+        return import_refused([gettext("Choose the archive file (.json) to import.")])
+    try:
+        data = read_json(upload.read())
+    except NotJSONError:
+        return import_refused([gettext("This file is not an evening archive (not JSON).")])
+    except json_limits.TooDeepError as error:
+        abort(400, description=" ".join(text(m) for m in error.errors["file"]))
+
+    def make() -> Written[BaseResponse | tuple[str, int]]:
         try:
-            data = read_json(upload.read())
             evening = evening_archives.import_evening(data, source="page")
-        except NotJSONError:
-            problems.append(gettext("This file is not an evening archive (not JSON)."))
-        except json_limits.TooDeepError as error:
-            abort(400, description=" ".join(text(m) for m in error.errors["file"]))
         except InvalidInputError as error:
-            problems += [text(m) for ms in error.errors.values() for m in ms]
-        else:
-            db.session.commit()
-            flash(gettext("The evening was imported."))
-            return redirect(url_for("evenings.show", evening_id=evening.id), 303)
-    db.session.rollback()
+            problems = [text(m) for ms in error.errors.values() for m in ms]
+            raise Answered(lambda: import_refused(problems)) from None
+        flash(gettext("The evening was imported."))
+        return Written(redirect(url_for("evenings.show", evening_id=evening.id), 303))
+
+    return write(make)
+
+
+def import_refused(problems: list[str]) -> tuple[str, int]:
+    """The import page again, saying why the file was refused."""
     return render_template("evenings/import.html", problems=problems), 422

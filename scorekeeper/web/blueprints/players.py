@@ -14,6 +14,7 @@ from scorekeeper.db.extensions import db
 from scorekeeper.db.models import Player
 from scorekeeper.operations import anonymising
 from scorekeeper.web.blueprints.installation import for_the_installation
+from scorekeeper.web.writing import Answered, Written, write
 
 bp = for_the_installation(Blueprint("players", __name__, url_prefix="/players"))
 
@@ -47,20 +48,28 @@ def confirm(player_id: int) -> str:
 @bp.post("/<int:player_id>/anonymise")
 def anonymise(player_id: int) -> Response:
     """Replace the player's name everywhere; then back to the list."""
-    old = load(player_id).name
-    try:
-        new = anonymising.anonymise_player(player_id)
-    except anonymising.AnonymiseError:
-        db.session.rollback()
-        flash(
-            gettext(
-                "%(name)s could not be anonymised without changing an amount, so nothing was "
-                "changed. Please report this.",
-                name=old,
-            ),
-            "warning",
-        )
-        return redirect(url_for("players.index"), 303)
-    db.session.commit()
-    flash(gettext("%(old)s is now called %(new)s in every evening.", old=old, new=new))
-    return redirect(url_for("players.index"), 303)
+    back = url_for("players.index")
+
+    def make() -> Written[Response]:
+        old = load(player_id).name
+        try:
+            new = anonymising.anonymise_player(player_id)
+        except anonymising.AnonymiseError:
+            raise Answered(lambda: not_anonymised(old, back)) from None
+        flash(gettext("%(old)s is now called %(new)s in every evening.", old=old, new=new))
+        return Written(redirect(back, 303))
+
+    return write(make)
+
+
+def not_anonymised(name: str, back: str) -> Response:
+    """Back to the list, saying that nothing was changed."""
+    flash(
+        gettext(
+            "%(name)s could not be anonymised without changing an amount, so nothing was "
+            "changed. Please report this.",
+            name=name,
+        ),
+        "warning",
+    )
+    return redirect(back, 303)

@@ -5,17 +5,16 @@ from __future__ import annotations
 from decimal import Decimal
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
-from sqlalchemy.exc import IntegrityError
 from werkzeug.wrappers import Response
 
 from scorekeeper import operations
 from scorekeeper.core.rules.base import InvalidInputError
 from scorekeeper.core.settlement import Payment
-from scorekeeper.db.extensions import db
 from scorekeeper.db.models import Evening
 from scorekeeper.operations import payments_ticked
 from scorekeeper.web.json_shapes import text
 from scorekeeper.web.presentation import chart, exact_money, tally_view
+from scorekeeper.web.writing import Answered, Written, write
 
 bp = Blueprint("settlement", __name__)
 
@@ -39,27 +38,33 @@ def show(evening_id: int) -> str:
 
 @bp.post("/evenings/<int:evening_id>/settlement/ticks")
 def tick(evening_id: int) -> Response | tuple[str, int]:
-    """Tick a payment off as paid, or undo a tick; then back to the page (PRG)."""
-    evening = load(evening_id)
+    """Tick a payment off as paid, or undo a tick; then back to the page (PRG).
+
+    Another tablet ticking the same payment at the same moment wins the race; this tick,
+    run again, finds it and keeps it (``payments_ticked.tick``).
+    """
     form = request.form
     rule = form.get(RULE_FIELD) or None
     payer, payee = form.get("payer", ""), form.get("payee", "")
-    try:
-        if form.get("action") == "untick":
-            payments_ticked.untick(evening, payer, payee)
-        else:
-            amount = form.get("amount", 0, type=int)
-            payments_ticked.tick(evening, payer, payee, amount, rule=rule)
-        db.session.commit()
-    except InvalidInputError as error:
-        db.session.rollback()
-        problems = [text(m) for messages in error.errors.values() for m in messages]
-        return render_page(evening, rule, problems=problems), 422
-    except IntegrityError:
-        # Another tablet ticked the same payment at the same moment: its tick stands.
-        db.session.rollback()
-    target = url_for("settlement.show", evening_id=evening_id, end_pot=rule, _anchor="payments")
-    return redirect(target)
+    untick = form.get("action") == "untick"
+    amount = 0 if untick else form.get("amount", 0, type=int)
+
+    def make() -> Written[Response | tuple[str, int]]:
+        evening = load(evening_id)
+        try:
+            if untick:
+                payments_ticked.untick(evening, payer, payee)
+            else:
+                payments_ticked.tick(evening, payer, payee, amount, rule=rule)
+        except InvalidInputError as error:
+            problems = [text(m) for messages in error.errors.values() for m in messages]
+            raise Answered(
+                lambda: (render_page(load(evening_id), rule, problems=problems), 422)
+            ) from None
+        target = url_for("settlement.show", evening_id=evening_id, end_pot=rule, _anchor="payments")
+        return Written(redirect(target))
+
+    return write(make)
 
 
 def render_page(evening: Evening, asked: str | None, problems: list[str] | None = None) -> str:

@@ -6,12 +6,14 @@ that table's hands and nothing else of the tournament.
 
 from __future__ import annotations
 
+from functools import partial
+
 from flask import Blueprint, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
-from scorekeeper.db.extensions import db
 from scorekeeper.web import access
 from scorekeeper.web.blueprints.tournament_api import find_table
+from scorekeeper.web.writing import Answered, Written, write
 
 bp = Blueprint("tables", __name__, url_prefix="/t")
 
@@ -37,12 +39,22 @@ def enter(code: str) -> Response | tuple[str, int]:
 def bind_and_go(code: str) -> Response | tuple[str, int]:
     """Bind this device to the table with ``code`` and show it; a wrong code says so, and
     a try that must wait says why and for how long."""
-    try:
-        table = find_table(code)
-    except (access.AccessDeniedError, access.TooManyAttemptsError) as error:
-        message, status = access.refusal(error)
-        page = render_template("tables/open.html", error=message, code=code)
-        return page, status if status == 429 else 404
-    access.bind_table(table.id)
-    db.session.commit()
-    return redirect(url_for("evenings.show", evening_id=table.evening_id), 303)
+
+    def make() -> Written[Response | tuple[str, int]]:
+        try:
+            table = find_table(code)
+        except (access.AccessDeniedError, access.TooManyAttemptsError) as error:
+            raise Answered(partial(wrong_code, code, error)) from None
+        access.bind_table(table.id)
+        return Written(redirect(url_for("evenings.show", evening_id=table.evening_id), 303))
+
+    return write(make)
+
+
+def wrong_code(
+    code: str, error: access.AccessDeniedError | access.TooManyAttemptsError
+) -> tuple[str, int]:
+    """The code's form again, saying why ``code`` opened nothing."""
+    message, status = access.refusal(error)
+    page = render_template("tables/open.html", error=message, code=code)
+    return page, status if status == 429 else 404

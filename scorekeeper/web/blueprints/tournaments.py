@@ -6,8 +6,9 @@ Every page but the login and the projector needs the organiser's login (checked 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
+from functools import partial
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import get_locale, gettext
@@ -40,6 +41,7 @@ from scorekeeper.web.tournament_forms import (
     setup_body,
     setup_form,
 )
+from scorekeeper.web.writing import Answered, Written, write
 
 bp = Blueprint("tournaments", __name__, url_prefix="/tournaments")
 
@@ -86,21 +88,26 @@ def create() -> Response | tuple[str, int]:
     variant = get_variant(*chosen_variant())
     form = setup_form(variant, text, formdata=request.form)
     form.validate()
-    try:
-        body = {**setup_body(form, variant, frozen=False), "language": str(get_locale())}
-        body["password"] = form.password.data or ""
-        tournament = tournament_setup.create_tournament(body)
-    except InvalidInputError as error:
-        db.session.rollback()
-        place_errors(form, _named(error.errors), text)
+
+    def refused() -> tuple[str, int]:
         page = render_template(
             "tournaments/setup.html", form=form, variant=variant, games=tournament_variants()
         )
         return page, 422
-    access.grant_organiser(tournament.id)
-    db.session.commit()
-    flash(gettext("The tournament is set up. Register the players next."))
-    return redirect(url_for("tournaments.players", tournament_id=tournament.id), 303)
+
+    def make() -> Written[Response | tuple[str, int]]:
+        try:
+            body = {**setup_body(form, variant, frozen=False), "language": str(get_locale())}
+            body["password"] = form.password.data or ""
+            tournament = tournament_setup.create_tournament(body)
+        except InvalidInputError as error:
+            place_errors(form, _named(error.errors), text)
+            raise Answered(refused) from None
+        access.grant_organiser(tournament.id)
+        flash(gettext("The tournament is set up. Register the players next."))
+        return Written(redirect(url_for("tournaments.players", tournament_id=tournament.id), 303))
+
+    return write(make)
 
 
 def _named(errors: Mapping[str, tuple[Message, ...]]) -> dict[str, tuple[Message, ...]]:
@@ -123,26 +130,37 @@ def login(tournament_id: int) -> Response | tuple[str, int]:
     form = LoginForm(formdata=request.form)
     if not form.validate():
         return render_template("tournaments/login.html", tournament=tournament, form=form), 400
-    try:
-        check_password(tournament, form.password.data, f"tournament:{tournament.id}")
-    except (access.AccessDeniedError, access.TooManyAttemptsError) as error:
+
+    def refused(error: access.AccessDeniedError | access.TooManyAttemptsError) -> tuple[str, int]:
         message, status = access.refusal(error)
         form.password.errors = [message]
         return render_template("tournaments/login.html", tournament=tournament, form=form), status
-    access.grant_organiser(tournament.id)
-    db.session.commit()
-    target = safe_next(form.next.data, url_for("tournaments.show", tournament_id=tournament.id))
-    return redirect(target, 303)
+
+    def make() -> Written[Response | tuple[str, int]]:
+        try:
+            check_password(tournament, form.password.data, f"tournament:{tournament.id}")
+        except (access.AccessDeniedError, access.TooManyAttemptsError) as error:
+            raise Answered(partial(refused, error)) from None
+        access.grant_organiser(tournament.id)
+        target = safe_next(form.next.data, url_for("tournaments.show", tournament_id=tournament.id))
+        return Written(redirect(target, 303))
+
+    return write(make)
 
 
 @bp.post("/<int:tournament_id>/logout")
 def logout(tournament_id: int) -> Response:
     """End the login on this device (before handing the laptop to someone else): its
     session, and every token issued in it, on every worker."""
-    access.log_out()
-    db.session.commit()
-    flash(gettext("Logged out."))
-    return redirect(url_for("tournaments.login_form", tournament_id=tournament_id), 303)
+
+    def make() -> Written[Response]:
+        access.log_out()
+        flash(gettext("Logged out."))
+        return Written(
+            redirect(url_for("tournaments.login_form", tournament_id=tournament_id), 303)
+        )
+
+    return write(make)
 
 
 @bp.get("/<int:tournament_id>")
@@ -173,7 +191,6 @@ def players(tournament_id: int) -> str:
 @bp.post("/<int:tournament_id>/players")
 def register(tournament_id: int) -> Response | tuple[str, int]:
     """Register a player; the form stays ready for the next one."""
-    tournament = load(tournament_id)
     form = EntrantForm(formdata=request.form)
     form.validate()
     body = {
@@ -182,41 +199,52 @@ def register(tournament_id: int) -> Response | tuple[str, int]:
         "number": (form.number.data or "").strip() or None,
         "present": bool(form.present.data),
     }
-    try:
-        entrant = tournament_setup.register(tournament, body)
-    except InvalidInputError as error:
-        db.session.rollback()
-        place_errors(form, error.errors, text)
+
+    def refused() -> tuple[str, int]:
         page = render_template(
             "tournaments/players.html", tournament=load(tournament_id), form=form
         )
         return page, 422
-    db.session.commit()
-    flash(gettext("%(name)s has start number %(n)s.", name=entrant.name, n=entrant.number))
-    return redirect(url_for("tournaments.players", tournament_id=tournament_id) + "#register", 303)
+
+    def make() -> Written[Response | tuple[str, int]]:
+        try:
+            entrant = tournament_setup.register(load(tournament_id), body)
+        except InvalidInputError as error:
+            place_errors(form, error.errors, text)
+            raise Answered(refused) from None
+        flash(gettext("%(name)s has start number %(n)s.", name=entrant.name, n=entrant.number))
+        players_page = url_for("tournaments.players", tournament_id=tournament_id)
+        return Written(redirect(players_page + "#register", 303))
+
+    return write(make)
+
+
+#: What each button of the players page changes.
+ENTRANT_CHANGES: dict[str, dict[str, bool]] = {
+    "check_in": {"present": True},
+    "check_out": {"present": False},
+    "drop": {"dropped": True},
+    "return": {"dropped": False, "present": True},
+}
 
 
 @bp.post("/<int:tournament_id>/players/<int:number>")
 def change_player(tournament_id: int, number: int) -> Response:
     """Check in or out, drop out or return (one button each)."""
-    tournament = load(tournament_id)
-    entrant = tournament_setup.find_entrant(tournament, number)
-    if entrant is None:
-        abort(404)
     change = request.form.get("change")
-    changes = {
-        "check_in": {"present": True},
-        "check_out": {"present": False},
-        "drop": {"dropped": True},
-        "return": {"dropped": False, "present": True},
-    }
-    if change not in changes:
-        abort(400)
-    tournament_setup.change_entrant(tournament, entrant, changes[change])
-    db.session.commit()
-    return redirect(
-        url_for("tournaments.players", tournament_id=tournament_id) + f"#p{number}", 303
-    )
+
+    def make() -> Written[Response]:
+        tournament = load(tournament_id)
+        entrant = tournament_setup.find_entrant(tournament, number)
+        if entrant is None:
+            abort(404)
+        if change not in ENTRANT_CHANGES:
+            abort(400)
+        tournament_setup.change_entrant(tournament, entrant, ENTRANT_CHANGES[change])
+        players_page = url_for("tournaments.players", tournament_id=tournament_id)
+        return Written(redirect(players_page + f"#p{number}", 303))
+
+    return write(make)
 
 
 @bp.get("/<int:tournament_id>/settings")
@@ -241,39 +269,50 @@ def update_settings(tournament_id: int) -> Response | tuple[str, int]:
     variant = get_variant(tournament.game, tournament.variant)
     form = setup_form(variant, text, formdata=request.form)
     form.validate()
-    try:
-        body = setup_body(form, variant, frozen=tournament.frozen_at is not None)
-        tournament_setup.update_tournament(tournament, body)
-    except InvalidInputError as error:
-        db.session.rollback()
-        place_errors(form, _named(error.errors), text)
-    except StaleVersionError:
-        db.session.rollback()
+
+    def refused() -> tuple[str, int]:
+        tournament = load(tournament_id)
+        page = render_template(
+            "tournaments/settings.html",
+            tournament=tournament,
+            form=form,
+            variant=variant,
+            house_rules=house_rules(variant, tournament.options),
+        )
+        return page, 422
+
+    def stale() -> tuple[str, int]:
         form.form_errors.append(
             gettext("Someone changed the set-up meanwhile. Reload the page and try again.")
         )
-    else:
-        db.session.commit()
+        return refused()
+
+    def make() -> Written[Response | tuple[str, int]]:
+        tournament = load(tournament_id)
+        try:
+            body = setup_body(form, variant, frozen=tournament.frozen_at is not None)
+            tournament_setup.update_tournament(tournament, body)
+        except InvalidInputError as error:
+            place_errors(form, _named(error.errors), text)
+            raise Answered(refused) from None
+        except StaleVersionError:
+            raise Answered(stale) from None
         flash(gettext("The set-up was saved."))
-        return redirect(url_for("tournaments.show", tournament_id=tournament_id), 303)
-    tournament = load(tournament_id)
-    page = render_template(
-        "tournaments/settings.html",
-        tournament=tournament,
-        form=form,
-        variant=variant,
-        house_rules=house_rules(variant, tournament.options),
-    )
-    return page, 422
+        return Written(redirect(url_for("tournaments.show", tournament_id=tournament_id), 303))
+
+    return write(make)
 
 
 @bp.post("/<int:tournament_id>/rounds")
 def draw(tournament_id: int) -> Response:
     """Draw the next round."""
-    tournament = load(tournament_id)
-    round_ = rounds_ops.draw_next(tournament)
-    db.session.commit()
-    return redirect(_round_url(tournament, round_.number), 303)
+
+    def make() -> Written[Response]:
+        tournament = load(tournament_id)
+        round_ = rounds_ops.draw_next(tournament)
+        return Written(redirect(_round_url(tournament, round_.number), 303))
+
+    return write(make)
 
 
 def _round_url(tournament: Tournament, number: int) -> str:
@@ -301,25 +340,23 @@ def round_page(tournament_id: int, number: int) -> str:
 @bp.post("/<int:tournament_id>/rounds/<int:number>/redraw")
 def redraw(tournament_id: int, number: int) -> Response:
     """Draw the round again (after late check-ins), before it starts."""
-    tournament = load(tournament_id)
-    rounds_ops.redraw(tournament, load_round(tournament, number))
-    db.session.commit()
-    flash(gettext("Round %(n)s was drawn again.", n=number))
-    return redirect(_round_url(tournament, number), 303)
+
+    def make() -> Written[Response]:
+        tournament = load(tournament_id)
+        rounds_ops.redraw(tournament, load_round(tournament, number))
+        flash(gettext("Round %(n)s was drawn again.", n=number))
+        return Written(redirect(_round_url(tournament, number), 303))
+
+    return write(make)
 
 
 @bp.post("/<int:tournament_id>/rounds/<int:number>/swap")
 def swap(tournament_id: int, number: int) -> Response | tuple[str, int]:
     """Swap two players before the round starts."""
-    tournament = load(tournament_id)
-    round_ = load_round(tournament, number)
     form = SwapForm(formdata=request.form)
     form.validate()
-    try:
-        rounds_ops.swap_players(tournament, round_, {"a": form.a.data, "b": form.b.data})
-    except InvalidInputError as error:
-        db.session.rollback()
-        place_errors(form, error.errors, text)
+
+    def refused() -> tuple[str, int]:
         tournament = load(tournament_id)
         page = render_template(
             "tournaments/round.html",
@@ -331,40 +368,66 @@ def swap(tournament_id: int, number: int) -> Response | tuple[str, int]:
             late=[],
         )
         return page, 422
-    db.session.commit()
-    flash(gettext("Start numbers %(a)s and %(b)s swapped places.", a=form.a.data, b=form.b.data))
-    return redirect(_round_url(tournament, number), 303)
+
+    def make() -> Written[Response | tuple[str, int]]:
+        tournament = load(tournament_id)
+        round_ = load_round(tournament, number)
+        try:
+            rounds_ops.swap_players(tournament, round_, {"a": form.a.data, "b": form.b.data})
+        except InvalidInputError as error:
+            place_errors(form, error.errors, text)
+            raise Answered(refused) from None
+        flash(
+            gettext("Start numbers %(a)s and %(b)s swapped places.", a=form.a.data, b=form.b.data)
+        )
+        return Written(redirect(_round_url(tournament, number), 303))
+
+    return write(make)
+
+
+def _back_to(url: str, warning: str) -> Callable[[], Response]:
+    """How to answer a refused round change: back to ``url``, with ``warning``."""
+
+    def answer() -> Response:
+        flash(warning, "warning")
+        return redirect(url, 303)
+
+    return answer
 
 
 @bp.post("/<int:tournament_id>/rounds/<int:number>/start")
 def start(tournament_id: int, number: int) -> Response:
     """Start the round: the tables get their codes and can play."""
-    tournament = load(tournament_id)
-    try:
-        rounds_ops.start_round(tournament, load_round(tournament, number))
-    except rounds_ops.RoundStateError as error:
-        db.session.rollback()
-        flash(text(error.message), "warning")
-        return redirect(_round_url(tournament, number), 303)
-    db.session.commit()
-    flash(gettext("Round %(n)s has started. Hand out the table cards.", n=number))
-    return redirect(_round_url(tournament, number), 303)
+
+    def make() -> Written[Response]:
+        tournament = load(tournament_id)
+        back = _round_url(tournament, number)
+        try:
+            rounds_ops.start_round(tournament, load_round(tournament, number))
+        except rounds_ops.RoundStateError as error:
+            raise Answered(_back_to(back, text(error.message))) from None
+        flash(gettext("Round %(n)s has started. Hand out the table cards.", n=number))
+        return Written(redirect(back, 303))
+
+    return write(make)
 
 
 @bp.post("/<int:tournament_id>/rounds/<int:number>/close")
 def close(tournament_id: int, number: int) -> Response:
     """Close the round; unfinished tables only with the confirmation box ticked."""
-    tournament = load(tournament_id)
     confirm = request.form.get("confirm") == "yes"
-    try:
-        rounds_ops.close_round(tournament, load_round(tournament, number), confirm=confirm)
-    except InvalidInputError as error:
-        db.session.rollback()
-        flash(" ".join(text(m) for ms in error.errors.values() for m in ms), "warning")
-        return redirect(_round_url(tournament, number), 303)
-    db.session.commit()
-    flash(gettext("Round %(n)s is closed.", n=number))
-    return redirect(url_for("tournaments.show", tournament_id=tournament_id), 303)
+
+    def make() -> Written[Response]:
+        tournament = load(tournament_id)
+        try:
+            rounds_ops.close_round(tournament, load_round(tournament, number), confirm=confirm)
+        except InvalidInputError as error:
+            problems = " ".join(text(m) for ms in error.errors.values() for m in ms)
+            raise Answered(_back_to(_round_url(tournament, number), problems)) from None
+        flash(gettext("Round %(n)s is closed.", n=number))
+        return Written(redirect(url_for("tournaments.show", tournament_id=tournament_id), 303))
+
+    return write(make)
 
 
 @bp.get("/<int:tournament_id>/standings")
