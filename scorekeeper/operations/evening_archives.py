@@ -46,6 +46,7 @@ from scorekeeper.db.models import (
     Seat,
     Seating,
 )
+from scorekeeper.operations import table_groups
 from scorekeeper.operations.evenings import MAX_SEATINGS
 from scorekeeper.operations.hands import MAX_HANDS
 from scorekeeper.operations.views import replay, table_after
@@ -68,7 +69,18 @@ REASON_LENGTH = 500
 
 #: The keys each part of an archive has (docs/archives.md); any other is refused rather
 #: than dropped, since what it holds would be lost.
-ARCHIVE_KEYS = {"format", "version", "evening", "settings_revisions", "seatings", "hands"}
+ARCHIVE_KEYS = {
+    "format",
+    "version",
+    "evening",
+    "settings_revisions",
+    "seatings",
+    "hands",
+    "group",
+}
+#: The table group of an evening that belongs to one (left out otherwise, as in archives
+#: written before groups): its name, and the member each name at the table stands for.
+GROUP_KEYS = {"name", "members"}
 EVENING_KEYS = {"game", "variant", "title", "place", "date", "options", "created_at"}
 SETTINGS_REVISION_KEYS = {"version", "settings", "at", "source"}
 SETTINGS_KEYS = {"title", "place", "date", "first_dealer", "options", "language", "closed"}
@@ -85,7 +97,16 @@ def stamp(value: datetime) -> str:
 
 
 def export_evening(evening: Evening) -> dict[str, Any]:
-    """Everything said at the table during ``evening``, as JSON-ready data."""
+    """Everything said at the table during ``evening``, as JSON-ready data; with its table
+    group and who is who in it, when it belongs to one (docs/archives.md, "Groups")."""
+    archive = _export(evening)
+    if (group := table_groups.group_of(evening)) is not None:
+        archive["group"] = {"name": group.name, "members": table_groups.members_at(group, evening)}
+    return archive
+
+
+def _export(evening: Evening) -> dict[str, Any]:
+    """The archive of ``evening`` without its group."""
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -155,6 +176,7 @@ def _fail(problem: Message) -> ArchiveError:
 
 EVENING = msg("the evening")
 ARCHIVE = msg("the archive")
+GROUP = msg("the evening's group")
 
 
 def _hand(n: int) -> Message:
@@ -422,6 +444,15 @@ class CheckedSeating:
 
 
 @dataclass(frozen=True, slots=True)
+class CheckedGroup:
+    """The table group an archived evening belongs to, and the member each name at its
+    table stands for (by the name the group calls them)."""
+
+    name: str
+    members: Mapping[str, str]
+
+
+@dataclass(frozen=True, slots=True)
 class CheckedArchive:
     """An archive that passed every check: what is stored, exactly as the file says it."""
 
@@ -436,6 +467,7 @@ class CheckedArchive:
     settings: tuple[CheckedSettings, ...]
     seatings: tuple[CheckedSeating, ...]
     hands: tuple[CheckedHand, ...]
+    group: CheckedGroup | None = None
 
 
 def check_archive(data: object) -> CheckedArchive:
@@ -499,6 +531,7 @@ def check_archive(data: object) -> CheckedArchive:
             raise _fail(_beyond(i, seating.from_hand, len(hands)))
     _one_spelling(seatings, hands)
     _replay(variant, options, seatings, hands)
+    group = _check_group(data.get("group"), seatings)
     return CheckedArchive(
         variant=variant,
         title=title,
@@ -511,7 +544,29 @@ def check_archive(data: object) -> CheckedArchive:
         settings=settings,
         seatings=seatings,
         hands=hands,
+        group=group,
     )
+
+
+def _check_group(raw: object, seatings: Sequence[CheckedSeating]) -> CheckedGroup | None:
+    """The evening's table group, if the archive names one: a name as groups have, and
+    for names seated at the evening the member of the group they stand for."""
+    if raw is None:
+        return None
+    item = _object(raw, GROUP_KEYS, GROUP)
+    name = _text(item, "name", NAME_LENGTH, GROUP)
+    if not name.strip() or _name_problem(name.strip()) is not None:
+        raise _fail(msg("The file is damaged: the evening's group has no valid name."))
+    members = _need(item, "members", Mapping, GROUP)
+    seated = {n for s in seatings for n in s.players}
+    found: dict[str, str] = {}
+    for player, member in members.items():
+        if player not in seated or not isinstance(member, str) or not member.strip():
+            raise _fail(msg("The file is damaged: the group names someone not at the table."))
+        if _name_problem(member.strip()) is not None:
+            raise _fail(msg("The file is damaged: the group names someone not at the table."))
+        found[player] = member.strip()
+    return CheckedGroup(name.strip(), found)
 
 
 def _first(error: InvalidInputError) -> Message:
@@ -915,6 +970,8 @@ def store(
         ) from error
     except ValueError:
         raise refused(msg("The file is damaged: a dealer is not at the table.")) from None
+    if checked.group is not None:
+        table_groups.adopt(evening, checked.group.name, checked.group.members)
     return evening
 
 

@@ -216,3 +216,55 @@ def rename_members_called(player: Player, old_name: str) -> None:
         if name_key(member.name) == name_key(old_name):
             member.name = player.name
     db.session.flush()
+
+
+def members_at(group: TableGroup, evening: Evening) -> dict[str, str]:
+    """Each name seated at ``evening``, and the name of the member of ``group`` it stands
+    for: what an archive keeps of who is who (docs/archives.md, "Groups")."""
+    by_player = persons(group)
+    return {
+        seat.player.name: by_player[seat.player_id].name
+        for seating in evening.seatings
+        for seat in seating.seats
+        if seat.player_id in by_player
+    }
+
+
+def group_named(name: str) -> TableGroup:
+    """The group of that name (case ignored), started if the installation has none."""
+    found = db.session.scalars(
+        select(TableGroup).where(TableGroup.name_key == name_key(name))
+    ).first()
+    if found is not None:
+        return found
+    group = TableGroup(name=name, name_key=name_key(name))
+    db.session.add(group)
+    db.session.flush()
+    return group
+
+
+def adopt(evening: Evening, group_name: str, members: Mapping[str, str]) -> None:
+    """An imported or restored evening joins the group its archive names; each name at its
+    table stands for the member the archive says: the one the group already knows for
+    that name, else the group's member of the archive's member name, else a new one."""
+    group = group_named(group_name)
+    link = db.session.get(GroupEvening, evening.id)
+    if link is None:
+        db.session.add(GroupEvening(evening_id=evening.id, group_id=group.id))
+    by_player = persons(group)
+    by_name = {name_key(m.name): m for m in group.members}
+    for seating in evening.seatings:
+        for seat in seating.seats:
+            player = seat.player
+            if player.id in by_player or player.name not in members:
+                continue
+            wanted = members[player.name]
+            member = by_name.get(name_key(wanted))
+            if member is None:
+                member = Member(group=group, name=wanted)
+                db.session.add(member)
+                by_name[name_key(wanted)] = member
+            member.names.append(MemberName(group_id=group.id, player=player))
+            by_player[player.id] = member
+    ensure_members(group, [s.player for seating in evening.seatings for s in seating.seats])
+    db.session.flush()
