@@ -70,15 +70,33 @@ class Settlement:
         return {p: self.net[p] - self.exact[p] for p in self.net if self.net[p] != self.exact[p]}
 
 
-def settle(
+@dataclass(frozen=True, slots=True)
+class Nets:
+    """What each party ends the evening with, before anyone is told whom to pay: the end
+    rule applied (``closing``), the native and money results, and the net in cents."""
+
+    rule: str | None
+    closing: tuple[ScoreLine, ...]
+    parties: tuple[str, ...]
+    final: dict[str, int]
+    final_money: dict[str, int]
+    exact: dict[str, Fraction]
+    net: dict[str, int]
+    coin: int
+    unit: Fraction
+
+
+def nets(
     variant: Variant,
     options: Options,
     ledger: Ledger,
     next_table: Table,
     *,
     rule: str | None = None,
-) -> Settlement:
-    """Settle an evening: resolve the common accounts, then nets, transfers and pairwise.
+) -> Nets:
+    """Resolve the common accounts by the end rule and round each party's result to the
+    coin: the nets, without the transfers and the pairwise table (which cost four fifths
+    of a settlement, bench/club.py), for statistics that need only the nets.
 
     ``next_table`` is the table as it would play on (its dealer the next dealer): the pot
     split goes to those players, remainders starting with the next forehand.
@@ -101,10 +119,34 @@ def settle(
     coin = int(to_fraction(options.get("coin", "0.01")) * 100)
     exact = {p: final[p] * cents + final_money[p] for p in parties}
     net = round_to_coin(exact, coin, parties)
-    pair_exact = pairwise_exact(ledger, closing, variant.common_accounts, unit=cents)
-    pairs = round_pairwise(pair_exact, net, coin, parties)
-    transfers = fewest_transfers(net, parties)
-    return Settlement(rule, closing, final, net, exact, transfers, pairs, final_money)
+    return Nets(rule, closing, tuple(parties), final, final_money, exact, net, coin, cents)
+
+
+def settle(
+    variant: Variant,
+    options: Options,
+    ledger: Ledger,
+    next_table: Table,
+    *,
+    rule: str | None = None,
+) -> Settlement:
+    """Settle an evening: resolve the common accounts, then nets, transfers and pairwise
+    (``nets`` for the first two)."""
+    found = nets(variant, options, ledger, next_table, rule=rule)
+    parties = list(found.parties)
+    pair_exact = pairwise_exact(ledger, found.closing, variant.common_accounts, unit=found.unit)
+    pairs = round_pairwise(pair_exact, found.net, found.coin, parties)
+    transfers = fewest_transfers(found.net, parties)
+    return Settlement(
+        found.rule,
+        found.closing,
+        found.final,
+        found.net,
+        found.exact,
+        transfers,
+        pairs,
+        found.final_money,
+    )
 
 
 def party_order(players: Sequence[str], next_table: Table) -> list[str]:

@@ -97,9 +97,8 @@ def played(current: EveningView, day: date, by_player: Mapping[int, Member]) -> 
         for name, player_id in player_ids(evening).items()
         if player_id in by_player
     }
-    settlement = current.settlement()
     commons = set(current.variant.common_accounts)
-    money = {p: cents for p, cents in settlement.net.items() if p not in commons}
+    money = {p: cents for p, cents in current.nets().items() if p not in commons}
     return PlayedEvening(
         evening_id=evening.id,
         day=day,

@@ -28,7 +28,7 @@ from scorekeeper.core.rules.base import (
 from scorekeeper.core.rules.rotation import DealtHand, next_table, seating_for
 from scorekeeper.core.rules.rotation import Seating as SeatingFact
 from scorekeeper.core.rules.variant import Variant
-from scorekeeper.core.settlement import Settlement, settle
+from scorekeeper.core.settlement import Settlement, nets, settle
 from scorekeeper.db import sqlite, unit_of_work
 from scorekeeper.db.extensions import db
 from scorekeeper.db.models import (
@@ -69,6 +69,10 @@ class EveningView:
     def settlement(self, rule: str | None = None) -> Settlement:
         """The end of the evening in money, with the evening's end rule or ``rule``."""
         return settle(self.variant, self.evening.options, self.ledger, self.next_table, rule=rule)
+
+    def nets(self) -> dict[str, int]:
+        """Each party's net in cents with the evening's end rule (``settlement.nets``)."""
+        return nets(self.variant, self.evening.options, self.ledger, self.next_table).net
 
 
 @dataclass(frozen=True, slots=True)
