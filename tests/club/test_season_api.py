@@ -100,12 +100,13 @@ def test_filters_refuse_what_they_cannot_read(client: FlaskClient) -> None:
     assert missing.status_code in (404, 422)
 
 
-def test_the_settlement_names_the_evenings_highlights(
+def test_an_evening_names_its_highlights(
     client: FlaskClient, create_evening: Callable[..., int]
 ) -> None:
     group = client.post("/api/v1/groups", json={"name": "Donnerstag"}).json["id"]
     evening = played_evening(client, create_evening, group, "2026-03-05")
-    found = client.get(f"/api/v1/evenings/{evening}/settlement").json["highlights"]
+    found = client.get(f"/api/v1/evenings/{evening}/highlights").json
+    assert "highlights" not in client.get(f"/api/v1/evenings/{evening}/settlement").json
     assert found["most_bids"]["hands"] == 1
     assert found["best_hand"]["hand"] in (1, 2, 3)
     assert found["biggest_pot"]["winner"] in FOUR

@@ -183,6 +183,7 @@ VALID_BODIES: dict[str, Bodies] = {
     "api.void_hand": lambda w, v: [{"reason": "verzählt"}, {"reason": "undo"}],
     "api.hand_revisions": none,
     "api.settlement": none,
+    "api.highlights": none,
     "api.sheet_pdf": none,
     "api.settlement_pdf": none,
     "api.export": none,

@@ -330,9 +330,14 @@ def settlement(evening_id: int) -> Response:
     """The end of the evening in money; ``end_pot`` tries another end rule."""
     current = operations.view(load(evening_id))
     rule = operations.read_end_rule(current, request.args.get("end_pot"))
-    answer = json_shapes.settlement_json(current, current.settlement(rule))
-    answer["highlights"] = highlights_json(evening_highlights(current))
-    return jsonify(answer)
+    return jsonify(json_shapes.settlement_json(current, current.settlement(rule)))
+
+
+@bp.get("/evenings/<int:evening_id>/highlights")
+def highlights(evening_id: int) -> Response:
+    """The evening's highlights: the biggest pot won, the longest run of pots carried, the
+    best hand, who bid most (docs/statistics.md)."""
+    return jsonify(highlights_json(evening_highlights(operations.view(load(evening_id)))))
 
 
 @bp.get("/evenings/<int:evening_id>/sheet.pdf")

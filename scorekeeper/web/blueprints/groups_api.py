@@ -197,6 +197,9 @@ def put_evening(evening_id: int) -> Response:
         evening = operations.get_evening(evening_id)
         if evening is None:
             abort(404, description=gettext("There is no evening %(id)s.", id=evening_id))
+        if not isinstance(raw, dict) or "group" not in raw:
+            refusal = msg("Say which group, or null for none.")
+            raise InvalidSettingsError.single("group", refusal)
         wanted = read_optional_number(raw, "group")
         group = None if wanted is None else load(wanted)
         table_groups.put_in_group(evening, group)

@@ -37,6 +37,7 @@ TABLE_ENDPOINTS = {
     "api.void_hand",
     "api.hand_revisions",
     "api.settlement",
+    "api.highlights",
     "api.sheet_pdf",
 }
 #: What a tournament decides for its tables, refused on a table to every caller.
