@@ -89,9 +89,7 @@ def player_ids(evening: Evening | EveningFacts) -> Mapping[str, int]:
     return {seat.player.name: seat.player_id for s in evening.seatings for seat in s.seats}
 
 
-def played(
-    current: EveningView, day: date, by_player: Mapping[int, Member]
-) -> PlayedEvening:
+def played(current: EveningView, day: date, by_player: Mapping[int, Member]) -> PlayedEvening:
     """One evening as the statistics read it."""
     evening = current.evening
     person = {
