@@ -21,7 +21,7 @@ from scorekeeper.core.statistics import RunningSeries, SeasonRow
 from scorekeeper.operations.club_statistics import Season
 from scorekeeper.web.csv_exports import csv_text
 from scorekeeper.web.csv_exports import money as csv_money
-from scorekeeper.web.figure_labels import GAMES, unit_name
+from scorekeeper.web.figure_labels import GAMES, game_title, unit_name
 from scorekeeper.web.jinja_filters import money
 from scorekeeper.web.json_shapes import text
 
@@ -65,7 +65,7 @@ class SeasonTable:
     @property
     def title(self) -> str:
         """The game, its unit and the currency, as the table's caption."""
-        parts = [GAMES.get(self.game, self.game), unit_name(self.unit)]
+        parts = [game_title(self.game, self.unit), unit_name(self.unit)]
         return " · ".join([*parts, self.currency] if self.currency else parts)
 
     @property
@@ -130,23 +130,28 @@ def choices_of_variants() -> list[tuple[str, str]]:
     return [(key, text(v.title)) for (_, key), v in VARIANTS.items()]
 
 
-def running_charts(series: Sequence[RunningSeries], dates: Mapping[int, date | None]) -> list[str]:
-    """A member's running result as charts: one per currency (a line per game kept in it)
-    and one of Striche for games without money; never a line summing two groups."""
+def running_charts(series: Sequence[RunningSeries]) -> list[tuple[str, str]]:
+    """A member's running result as charts with their captions: one per currency (a line
+    per game kept in it) and one of Striche for games without money; never a line summing
+    two groups."""
     by_chart: dict[str, list[RunningSeries]] = {}
     for s in series:
         by_chart.setdefault(s.currency or "", []).append(s)
     return [
-        running_chart(found, currency, n) for n, (currency, found) in enumerate(by_chart.items())
+        (
+            gettext("Money in %(currency)s", currency=currency) if currency else "Striche",
+            running_chart(found, currency, n),
+        )
+        for n, (currency, found) in enumerate(by_chart.items())
     ]
 
 
 def running_chart(series: Sequence[RunningSeries], currency: str, number: int) -> str:
     """One chart: each series' running money (or Striche) after each of the member's
     evenings in it."""
-    names = {id(s): f"{GAMES.get(s.game, s.game)}" for s in series}
+    names = {id(s): game_title(s.game, s.unit) for s in series}
     if len(set(names.values())) < len(series):
-        names = {id(s): f"{GAMES.get(s.game, s.game)} {unit_name(s.unit)}" for s in series}
+        names = {id(s): f"{game_title(s.game, s.unit)} {unit_name(s.unit)}" for s in series}
     evenings = sorted(
         {(p.day or date.min, p.evening_id) for s in series for p in s.points},
     )
@@ -205,7 +210,7 @@ def season_csv(season: Season, rows: Sequence[SeasonRow]) -> str:
         lines.append(
             [
                 season.names.get(r.person, r.person),
-                GAMES.get(r.game, r.game),
+                game_title(r.game, r.unit),
                 unit_name(r.unit),
                 r.currency,
                 r.evenings,

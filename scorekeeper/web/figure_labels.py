@@ -85,6 +85,13 @@ GROUP_FIGURES: Mapping[str, Any] = {
 }
 
 
+def game_title(game: str, unit: str = "") -> str:
+    """A game as players name it; Troggu kept in Striche is Eisten-Stalden."""
+    if unit == "striche":
+        return GAMES["eisten-stalden"]
+    return GAMES.get(game, game)
+
+
 def part_name(part: str) -> str:
     """A contract, card or premium by its name at the table."""
     return str(PARTS.get(part, part))
@@ -124,9 +131,9 @@ def group_label(key: str) -> str | None:
     parts = key.split(".")
     if len(parts) != 4 or parts[3] not in GROUP_FIGURES:
         return None
-    game, _, currency, what = parts
+    game, unit, currency, what = parts
     currency = "" if currency == "-" else currency
-    where = f"{GAMES.get(game, game)} {currency}".strip()
+    where = f"{game_title(game, unit)} {currency}".strip()
     return f"{where}: {GROUP_FIGURES[what]}"
 
 

@@ -73,12 +73,15 @@ def test_a_group_is_started_from_the_list_and_a_refusal_shown_at_the_field(
     assert "There is no group yet." in client.get("/groups", headers=EN).text
     group = new_group(client)
     page = client.get("/groups", headers=EN).text
-    assert "Donnerstag" in page and "0 evenings" in page and "0 members" in page
+    assert "Donnerstag" in page
+    assert "0 evenings" in page
+    assert "0 members" in page
     refused = client.post("/groups", data={"new-name": "donnerstag"}, headers=EN)
     assert refused.status_code == 422
     assert re.search(r'class="field has-error".*A group of this name exists', refused.text, re.S)
     blank = client.post("/groups", data={"new-name": "  "}, headers=EN)
-    assert blank.status_code == 422 and "Enter a name." in blank.text
+    assert blank.status_code == 422
+    assert "Enter a name." in blank.text
     assert client.get(f"/groups/{group}", headers=EN).status_code == 200
 
 
@@ -108,7 +111,8 @@ def test_rename_group_and_member_and_merge(
     )
     assert refused.status_code == 422
     assert "They sat at one table on 2026-03-05: two people." in refused.text
-    assert "Bert" in members(client, group) and "Clara" in members(client, group)
+    assert "Bert" in members(client, group)
+    assert "Clara" in members(client, group)
     merged = client.post(
         f"/groups/{group}/members/{ids['Anna']}/merge",
         data={f"g{ids['Anna']}-other": str(ids["Hansi"])},
@@ -135,7 +139,8 @@ def test_an_evening_is_put_into_the_group_and_taken_out(
     assert client.get(f"/api/v1/groups/{group}").json["evenings"][0]["id"] == evening
     assert set(members(client, group)) == set(FOUR)
     again = client.post(f"/groups/{group}/evenings", data={"evening": str(evening)}, headers=EN)
-    assert again.status_code == 422 and "Choose an evening from the list." in again.text
+    assert again.status_code == 422
+    assert "Choose an evening from the list." in again.text
     out = client.post(f"/groups/{group}/evenings/{evening}/out")
     assert out.status_code == 303
     assert client.get(f"/api/v1/groups/{group}").json["evenings"] == []
@@ -171,16 +176,19 @@ def test_the_season_downloads(client: FlaskClient, create_evening: Callable[...,
     played(client, create_evening, group, players=["=1+1", "Bert", "Clara", "Dora"])
     query = "?from=2026-01-01&to=2026-12-31"
     csv = client.get(f"/groups/{group}/season.csv{query}", headers=EN)
-    assert csv.status_code == 200 and csv.mimetype == "text/csv"
+    assert csv.status_code == 200
+    assert csv.mimetype == "text/csv"
     lines = csv.text.splitlines()
     assert lines[0].startswith("Member,Game,Unit,Currency,Evenings")
     assert len(lines) == 5
-    assert any(line.startswith("\"'=1+1\",Troggen,Jetons,CHF,1,3,") for line in lines)
+    assert any(line.startswith('"\'=1+1",Troggen,Jetons,CHF,1,3,') for line in lines)
     assert not any(line.startswith("=") for line in lines)
     pdf = client.get(f"/groups/{group}/season.pdf{query}", headers=EN)
-    assert pdf.status_code == 200 and pdf.mimetype == "application/pdf"
+    assert pdf.status_code == 200
+    assert pdf.mimetype == "application/pdf"
     text = pdf_text(pdf.data)
-    assert "Donnerstag" in text and "Season table" in text
+    assert "Donnerstag" in text
+    assert "Season table" in text
     for name in ("Bert", "Clara", "Dora"):
         assert name in text
     net = client.get(f"/api/v1/groups/{group}/season{query}", headers=EN).json["rows"]
@@ -197,25 +205,31 @@ def test_a_members_page_and_a_comparison(
     page = client.get(f"/groups/{group}/members/{ids['Anna']}?from=2026-01-01", headers=EN)
     assert page.status_code == 200
     text = page.text
-    assert "<svg" in text and "running-chart-0" in text and "<script" not in text
+    assert "<svg" in text
+    assert "running-chart-0" in text
+    assert "<script" not in text
     assert f'href="/evenings/{evening}/settlement"' in text
-    assert "Doppelt: bid" in text and "Pagat in the last trick won (own side)" in text
+    assert "Doppelt: bid" in text
+    assert "Pagat in the last trick won (own side)" in text
     german = client.get(f"/groups/{group}/members/{ids['Anna']}?from=2026-01-01", headers=DE)
     assert "Doppelt: geboten" in german.text
     compared = client.get(
         f"/groups/{group}/compare?a={ids['Anna']}&b={ids['Bert']}&from=2026-01-01", headers=EN
     )
     assert compared.status_code == 200
-    assert "Anna and Bert" in compared.text and "Doppelt: bid" in compared.text
+    assert "Anna and Bert" in compared.text
+    assert "Doppelt: bid" in compared.text
     chooser = client.get(f"/groups/{group}/compare", headers=EN)
-    assert chooser.status_code == 200 and "Compare two members" in chooser.text
+    assert chooser.status_code == 200
+    assert "Compare two members" in chooser.text
 
 
 def test_the_new_evening_form_offers_the_groups(client: FlaskClient) -> None:
     assert "Table group" not in client.get("/evenings/new", headers=EN).text
     group = new_group(client)
     form = client.get("/evenings/new", headers=EN).text
-    assert "Table group" in form and f'<option value="{group}">Donnerstag</option>' in form
+    assert "Table group" in form
+    assert f'<option value="{group}">Donnerstag</option>' in form
     data = {
         "variant": "troggen/blumenstein-2015",
         "seat_0": "Anna",
@@ -240,7 +254,8 @@ def test_the_settlement_shows_the_highlights(
     evening = played(client, create_evening, None)
     page = client.get(f"/evenings/{evening}/settlement", headers=EN).text
     assert "Highlights of the evening" in page
-    assert "Best hand:" in page and "Bid most:" in page
+    assert "Best hand:" in page
+    assert "Bid most:" in page
     pdf = client.get(f"/evenings/{evening}/settlement.pdf")
     text = " ".join(pdf_text(pdf.data).split())
     assert "Best hand:" in text or "Beste Runde:" in text

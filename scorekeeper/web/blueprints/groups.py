@@ -8,7 +8,6 @@ at the field it names.
 
 from __future__ import annotations
 
-from datetime import date
 from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
@@ -29,7 +28,7 @@ from scorekeeper.web.blueprints.groups_api import local_today
 from scorekeeper.web.blueprints.installation import for_the_installation
 from scorekeeper.web.club_json import ordered
 from scorekeeper.web.club_queries import DEFAULT_SORT, read_filters, read_order
-from scorekeeper.web.figure_labels import GAMES, by_game, group_label
+from scorekeeper.web.figure_labels import by_game, game_title, group_label
 from scorekeeper.web.forms import place_errors
 from scorekeeper.web.json_shapes import text
 from scorekeeper.web.pdf import render_pdf
@@ -356,7 +355,6 @@ def member(group_id: int, member_id: int) -> tuple[str, int]:
     found, problems = asked_season(group)
     person = load_member(group, member_id)
     stats = player_statistics(found.evenings, person_key(person))
-    dates: dict[int, date | None] = {e.evening_id: e.day for e in stats.evenings}
     figures = by_game((k, (v,)) for k, v in stats.figures())
     page = render_template(
         "groups/member.html",
@@ -365,14 +363,14 @@ def member(group_id: int, member_id: int) -> tuple[str, int]:
         season=found,
         stats=stats,
         rows=season_table(found.evenings, {person_key(person)}),
-        charts=club_pages.running_charts(stats.running, dates),
+        charts=club_pages.running_charts(stats.running),
         figures=figures,
         others=[m for m in group.members if m.id != person.id],
         query=query_of(found.filters),
         problems=problems,
         average_cents=club_pages.average_cents,
         titles=evening_titles(e.evening_id for e in stats.evenings),
-        game_names=GAMES,
+        game_title=game_title,
     )
     return page, 422 if problems else 200
 
