@@ -1,7 +1,9 @@
 """Page forms (Flask-WTF, with CSRF) for table groups and their members (docs/club.md).
 
 They collect input only: the operations of ``operations/table_groups.py`` check it, and
-their refusals are shown next to the field they name.
+their refusals are shown next to the field they name. Several stand on one page, each
+with its own prefix; the page writes one plain ``csrf_token`` field into each, which the
+app's CSRF protection checks for every POST, so the forms keep no token of their own.
 """
 
 from __future__ import annotations
@@ -16,19 +18,28 @@ from scorekeeper.core.validation import NAME_LENGTH
 from scorekeeper.web.forms import choice_list
 
 
-class NameForm(FlaskForm):  # type: ignore[misc]
+class ClubForm(FlaskForm):  # type: ignore[misc]
+    """A form of the club's pages: the token is the page's (see above)."""
+
+    class Meta:
+        """No token of the form's own."""
+
+        csrf = False
+
+
+class NameForm(ClubForm):
     """A group's or a member's name."""
 
     name = StringField(_l("Name"), render_kw={"maxlength": NAME_LENGTH, "autocomplete": "off"})
 
 
-class MergeForm(FlaskForm):  # type: ignore[misc]
+class MergeForm(ClubForm):
     """Another member who is the same person."""
 
     other = SelectField(_l("Is the same person as"), choices=[], validate_choice=False)
 
 
-class EveningForm(FlaskForm):  # type: ignore[misc]
+class EveningForm(ClubForm):
     """An evening of no group to put into this group."""
 
     evening = SelectField(_l("Evening"), choices=[], validate_choice=False)
