@@ -93,6 +93,7 @@ def test_the_season_and_a_members_page_read_at_every_size(
     look(page, f"{lang}-season")
     page.get_by_role("link", name=LONG).first.click()
     page.wait_for_url(f"**/groups/{club.group}/members/{club.member}*")
+    page.wait_for_load_state("load")
     assert problems_on(page) == []
     assert page.evaluate(CUT_CELLS) == []
     charts = page.locator("svg.chart")
@@ -111,6 +112,28 @@ def test_a_column_heading_sorts_the_season(open_page: OpenPage, club: Club) -> N
     page = open_page("en", PORTRAIT, javascript=False)
     page.goto(f"/groups/{club.group}/season")
     page.get_by_role("link", name="Member").first.click()
+    page.wait_for_url("**sort=person*")
     names = page.locator("table.season").first.locator("tbody th").all_inner_texts()
     assert names == sorted(names, key=str.casefold)
     assert page.locator('th[aria-sort="ascending"]').count() == 3
+
+
+@pytest.mark.parametrize("size", [PORTRAIT, PHONE], ids=["portrait", "phone"])
+def test_the_group_and_a_comparison_read_at_every_size(
+    open_page: OpenPage, club: Club, size: tuple[int, int]
+) -> None:
+    page = open_page("de", size, javascript=False)
+    page.goto(f"/groups/{club.group}")
+    assert problems_on(page) == []
+    look(page, "de-group")
+    page.get_by_role("link", name="Zwei Mitglieder vergleichen").click()
+    page.wait_for_url("**/compare")
+    page.get_by_label("Zweites Mitglied").select_option(label="Bert")
+    page.get_by_role("button", name="Vergleichen").click()
+    page.wait_for_url("**/compare?*b=*")
+    page.wait_for_load_state("load")
+    assert problems_on(page) == []
+    assert page.evaluate(CUT_CELLS) == []
+    assert page.get_by_role("heading", name=f"{LONG} und Bert").is_visible()
+    assert "Eisten-Stalden: Geld" not in page.inner_text("main")  # no money kept there
+    look(page, "de-compare")

@@ -16,6 +16,7 @@ from sqlalchemy import select
 from werkzeug.wrappers import Response
 
 from scorekeeper import operations
+from scorekeeper.core.rules import get_variant
 from scorekeeper.core.rules.base import InvalidSettingsError, msg
 from scorekeeper.core.statistics import compare, player_statistics, season_table
 from scorekeeper.db.extensions import db
@@ -59,7 +60,8 @@ def load_member(group: TableGroup, member_id: int) -> Member:
 def evening_label(evening: Evening) -> str:
     """An evening as a list names it: its date, title or game, and number."""
     day = club_statistics.evening_day(evening).strftime("%d.%m.%Y")
-    return f"{day} · {evening.title or evening.game} (#{evening.id})"
+    name = evening.title or text(get_variant(evening.game, evening.variant).title)
+    return f"{day} · {name} (#{evening.id})"
 
 
 # --- The groups -------------------------------------------------------------------------
@@ -380,8 +382,8 @@ def evening_titles(ids: Any) -> dict[int, str]:
     wanted = list(ids)
     if not wanted:
         return {}
-    rows = db.session.execute(select(Evening.id, Evening.title).where(Evening.id.in_(wanted)))
-    return {i: t for i, t in rows}
+    found = db.session.scalars(select(Evening).where(Evening.id.in_(wanted)))
+    return {e.id: e.title or text(get_variant(e.game, e.variant).title) for e in found}
 
 
 def chosen_member(group: TableGroup, key: str) -> Member | None:
@@ -413,6 +415,7 @@ def compare_members(group_id: int) -> tuple[str, int]:
             (words, va, vb, k.split(".")[3], k.split(".")[2].strip("-"))
             for k, (va, vb) in pairs
             if (words := group_label(k)) is not None
+            and not (k.endswith(".money") and k.split(".")[2] == "-")  # no money kept
         ]
         figures = by_game(pairs)
     page = render_template(
