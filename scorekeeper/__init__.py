@@ -168,6 +168,7 @@ def register_blueprints(app: Flask) -> None:
         errors,
         evenings,
         exports,
+        groups,
         groups_api,
         guard,
         hands,
@@ -201,6 +202,7 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(tools.bp)
     app.register_blueprint(backups.bp)
     app.register_blueprint(players.bp)
+    app.register_blueprint(groups.bp)
     errors.register(app)
     installation.register(app)
 

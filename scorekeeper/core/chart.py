@@ -8,7 +8,7 @@ scales with its ``viewBox``; ``<title>`` and ``<desc>`` describe it to screen re
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from html import escape
 
@@ -110,12 +110,15 @@ def balance_chart(
     final: Mapping[str, int] | None = None,
     final_label: str = "End",
     chart_id: str = "balance-chart",
+    value_text: Callable[[int], str] = signed,
 ) -> str:
     """An accessible SVG of each player's balance after every hand (native units).
 
     ``points[i]`` is the balances after hand ``i + 1``; a player missing from it had not
     played yet and stands at 0. Every line starts at 0 before the first hand. ``final``
     adds one more point, labelled ``final_label``: the balances after the end rule.
+    ``value_text`` writes a value on the axis and at a line's end (money, say: the values
+    are then cents); by default a signed number.
 
     >>> svg = balance_chart(["Anna", "Bert"], [{"Anna": 4, "Bert": -4}])
     >>> svg.count("<polyline"), "Anna +4" in svg
@@ -123,7 +126,9 @@ def balance_chart(
     """
     steps = [*points, final] if final is not None and points else list(points)
     if description is None:
-        finals = ", ".join(f"{p} {signed(steps[-1].get(p, 0))}" for p in players) if points else ""
+        finals = (
+            ", ".join(f"{p} {value_text(steps[-1].get(p, 0))}" for p in players) if points else ""
+        )
         description = f"Balance after each hand. At the end: {finals}." if points else empty
     head = (
         f'<svg xmlns="http://www.w3.org/2000/svg" role="img" class="chart" id="{chart_id}" '
@@ -148,9 +153,9 @@ def balance_chart(
     high = high if high > low else low + step
     # The axis name and the values stand right-aligned left of the plot: room for the
     # longest, so "Runde" is not cut to "unde".
-    widest = max(len(axis), *(len(signed(v)) for v in range(low, high + 1, step)))
+    widest = max(len(axis), *(len(value_text(v)) for v in range(low, high + 1, step)))
     frame = Frame(len(steps), low, high, max(LEFT, round(CHAR * widest + 10)))
-    labels = {p: f"{short(p)} {signed(series[p][-1])}" for p in players}
+    labels = {p: f"{short(p)} {value_text(series[p][-1])}" for p in players}
     width = round(
         frame.left + PLOT_WIDTH + SAMPLE + 18 + BOLD_CHAR * max(map(len, labels.values()))
     )
@@ -158,7 +163,7 @@ def balance_chart(
         [
             f'{head} viewBox="0 0 {width} {TOP + PLOT_HEIGHT + BOTTOM}">',
             caption,
-            *grid(frame, step),
+            *grid(frame, step, value_text),
             *x_labels(frame, len(points), axis, final_label),
             *lines(frame, series, labels),
             "</svg>",
@@ -166,7 +171,7 @@ def balance_chart(
     )
 
 
-def grid(frame: Frame, step: int) -> list[str]:
+def grid(frame: Frame, step: int, value_text: Callable[[int], str] = signed) -> list[str]:
     """Horizontal grid lines with their values; the zero line stands out."""
     parts = []
     for value in range(frame.low, frame.high + 1, step):
@@ -175,7 +180,7 @@ def grid(frame: Frame, step: int) -> list[str]:
         parts.append(
             f'<line x1="{frame.left}" x2="{frame.left + PLOT_WIDTH}" y1="{y}" y2="{y}" {stroke}/>'
             f'<text x="{frame.left - 5}" y="{y + 4}" text-anchor="end" fill="#5b5b66">'
-            f"{signed(value)}</text>"
+            f"{escape(value_text(value))}</text>"
         )
     return parts
 

@@ -107,15 +107,26 @@ def new_evening_form(
     today: date | None = None,
     *,
     seats: int = 0,
+    groups: Sequence[tuple[str, str]] = (),
 ) -> FlaskForm:
     """The new-evening form for ``variant``: seats, first dealer, and every house rule.
 
     It has a seat for each player the game allows, or ``seats`` when more names were typed
     (for another game): a name is never dropped, and the count is refused with its reason.
+    ``groups`` (number, name): the table groups the evening may join, none by default; the
+    choice is left out when there are none.
     """
 
     class Form(FlaskForm):  # type: ignore[misc]
         pass
+
+    if groups:
+        Form.group = SelectField(
+            _l("Table group"),
+            choices=choice_list([("", _l("No group")), *groups]),
+            validate_choice=False,
+            description=_l("The evening counts in this group's season table."),
+        )
 
     count = max(min(SEATS, variant.max_players), min(SEATS, seats))
     add_settings(Form, variant, render, today)
@@ -132,14 +143,19 @@ def new_evening_form(
 
 
 def game_changed_form(
-    variant: Variant, render: Any, formdata: Any, today: date | None = None
+    variant: Variant,
+    render: Any,
+    formdata: Any,
+    today: date | None = None,
+    groups: Sequence[tuple[str, str]] = (),
 ) -> FlaskForm:
     """The new-evening form for another game, keeping what was typed for the previous one
     (``KEPT_ON_GAME_CHANGE`` and the names), with the new game's house rules."""
     seats = typed_seats(formdata)
-    typed = new_evening_form(variant, render, formdata=formdata, seats=seats)
-    form = new_evening_form(variant, render, today=today, seats=seats)
-    for name in (*KEPT_ON_GAME_CHANGE, *(f"seat_{i}" for i in range(form.seat_count))):
+    typed = new_evening_form(variant, render, formdata=formdata, seats=seats, groups=groups)
+    form = new_evening_form(variant, render, today=today, seats=seats, groups=groups)
+    kept = (*KEPT_ON_GAME_CHANGE, *(["group"] if groups else []))
+    for name in (*kept, *(f"seat_{i}" for i in range(form.seat_count))):
         form[name].data = typed[name].data
     return form
 
@@ -194,7 +210,17 @@ def new_evening_body(form: FlaskForm, variant: Variant) -> dict[str, object]:
         "players": names,
         "first_dealer": dealer or (names[0] if names else None),
         "options": {key: form[f"opt_{key}"].data or None for key in form.option_keys},
+        **chosen_group(form),
     }
+
+
+def chosen_group(form: FlaskForm) -> dict[str, object]:
+    """The table group chosen, as the body's ``group`` (none chosen or none offered: left
+    out); what is not a number is passed on as typed, for the operation to refuse."""
+    if "group" not in form or not form.group.data:
+        return {}
+    value = str(form.group.data)
+    return {"group": int(value) if value.isdigit() and len(value) < 10 else value}
 
 
 def seating_form(

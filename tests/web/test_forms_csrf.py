@@ -107,6 +107,9 @@ def seed(client: FlaskClient, app: Flask) -> list[str]:
         "POST", "/evenings", {"game": "troggu", "variant": "eisten-stalden", "players": PLAYERS4}
     )["id"]
     api("POST", f"/evenings/{striche}/hands", {"team": ["Anna", "Bert"], "points": 61})
+    group = api("POST", "/groups", {"name": "Donnerstagsrunde"})["id"]
+    response = client.put(f"/api/v1/evenings/{troggen}/group", json={"group": group})
+    assert response.status_code == 200, response.json
     closed = api("POST", "/evenings", {"game": "troggen", "players": PLAYERS4})["id"]
     api("POST", f"/evenings/{closed}/close", {})
     with app.app_context():

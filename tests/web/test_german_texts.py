@@ -45,6 +45,7 @@ NOT_PAGES = {
     "exports.settlement_csv",
     "exports.export_json",
     "backups.download",
+    "groups.season_csv",
 }
 _GERMAN_MONEY = re.compile(r"\d,\d\d\s*(?:CHF|EUR)|(?:CHF|EUR)\s*[+\u2212-]?\d+,\d")
 _WORD = re.compile(r"[A-Za-zÄÖÜäöüß]{4,}")
@@ -127,6 +128,12 @@ def play_casual_evenings(client: FlaskClient) -> None:
     team = {"contract": "team", "team": ["Änni", "Chrigi"], "points": 61}
     post(client, f"/api/v1/evenings/{evening}/hands", team)
 
+    # A table group of every game's evening, for the club's pages.
+    group = post(client, "/api/v1/groups", {"name": "Donnschtigsrundi"})["id"]
+    for played in (troggen, doppen, evening):
+        answer = client.put(f"/api/v1/evenings/{played}/group", json={"group": group}, headers=DE)
+        assert answer.status_code == 200, answer.json
+
 
 def play_tournament(client: FlaskClient) -> int:
     """A German tournament: a swap, a player checked out, a table closed early, a correction."""
@@ -162,6 +169,8 @@ def urls(app: Flask, client: FlaskClient, tournament: int) -> Iterator[str]:
         "number": [1],
         "tournament_id": [tournament],
         "player_id": [1],
+        "group_id": [1],
+        "member_id": [1],
         "code": [playing["tables"][0]["code"]],
     }
     for rule in sorted(app.url_map.iter_rules(), key=lambda r: r.rule):

@@ -26,6 +26,8 @@ from scorekeeper.core.rules import VARIANTS, get_variant
 from scorekeeper.core.rules.base import InvalidInputError
 from scorekeeper.db.extensions import db
 from scorekeeper.db.models import Evening, Player
+from scorekeeper.operations import table_groups
+from scorekeeper.web import access
 from scorekeeper.web.blueprints.hands import blank_entry, form_context, load_current, new_form
 from scorekeeper.web.forms import (
     SEATS,
@@ -101,11 +103,19 @@ def local_today() -> date:
     return now.date()
 
 
+def group_choices() -> list[tuple[str, str]]:
+    """The table groups a new evening may join: only for whoever may manage the
+    installation, as the groups themselves (docs/club.md)."""
+    if not access.may_manage_installation():
+        return []
+    return [(str(g.id), g.name) for g in table_groups.all_groups()]
+
+
 @bp.get("/evenings/new")
 def new() -> str:
     """The new-evening form."""
     variant = get_variant(*chosen_variant())
-    form = new_evening_form(variant, text, today=local_today())
+    form = new_evening_form(variant, text, today=local_today(), groups=group_choices())
     return render_template(
         "evenings/new.html", form=form, variant=variant, games=VARIANTS, known=known_players()
     )
@@ -118,7 +128,9 @@ def create() -> Response | str | tuple[str, int]:
     chosen = chosen_variant()
     variant = get_variant(*chosen)
     if request.form.get("shown", "/".join(chosen)) != "/".join(chosen):
-        form = game_changed_form(variant, text, request.form, today=local_today())
+        form = game_changed_form(
+            variant, text, request.form, today=local_today(), groups=group_choices()
+        )
         return render_template(
             "evenings/new.html",
             form=form,
@@ -127,7 +139,13 @@ def create() -> Response | str | tuple[str, int]:
             known=known_players(),
             changed=True,
         )
-    form = new_evening_form(variant, text, formdata=request.form, seats=typed_seats(request.form))
+    form = new_evening_form(
+        variant,
+        text,
+        formdata=request.form,
+        seats=typed_seats(request.form),
+        groups=group_choices(),
+    )
     form.validate()
 
     def refused() -> tuple[str, int]:

@@ -24,6 +24,7 @@ from scorekeeper.core.rules import get_variant
 from scorekeeper.core.rules.base import InvalidInputError
 from scorekeeper.db.models import Evening
 from scorekeeper.operations import evening_archives, payments_ticked
+from scorekeeper.operations.club_statistics import evening_highlights
 from scorekeeper.web import csv_exports, json_limits
 from scorekeeper.web.hand_forms import hand_form
 from scorekeeper.web.json_shapes import text
@@ -82,6 +83,7 @@ def settlement_pdf_bytes(evening: Evening, asked: str | None) -> bytes:
             "pdf/striche.html",
             language=evening.language,
             current=current,
+            highlights=evening_highlights(current),
             **tally_view(current),
         )
     rule = operations.read_end_rule(current, asked)
@@ -105,6 +107,7 @@ def settlement_pdf_bytes(evening: Evening, asked: str | None) -> bytes:
         coin=int(Decimal(evening.options.get("coin", "0.01")) * 100),
         rounding=rounding,
         rows=payments_ticked.payment_rows(result.transfers, payments_ticked.ticks_of(evening))[0],
+        highlights=evening_highlights(current),
     )
 
 

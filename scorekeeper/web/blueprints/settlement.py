@@ -12,6 +12,7 @@ from scorekeeper.core.rules.base import InvalidInputError
 from scorekeeper.core.settlement import Payment
 from scorekeeper.db.models import Evening
 from scorekeeper.operations import payments_ticked
+from scorekeeper.operations.club_statistics import evening_highlights
 from scorekeeper.web.json_shapes import text
 from scorekeeper.web.presentation import chart, exact_money, tally_view
 from scorekeeper.web.writing import Answered, Written, write
@@ -71,7 +72,12 @@ def render_page(evening: Evening, asked: str | None, problems: list[str] | None 
     """The page for ``evening`` with the rule ``asked`` (ignored unless it is a valid one)."""
     current = operations.view(evening)
     if current.variant.keeps_tally:
-        return render_template("evenings/striche.html", current=current, **tally_view(current))
+        return render_template(
+            "evenings/striche.html",
+            current=current,
+            highlights=evening_highlights(current),
+            **tally_view(current),
+        )
     try:
         rule = operations.read_end_rule(current, asked)
     except InvalidInputError:
@@ -104,6 +110,7 @@ def render_page(evening: Evening, asked: str | None, problems: list[str] | None 
         rounding={p: exact_money(v, currency) for p, v in result.rounding.items()},
         chart=chart(current, result),
         problems=problems or [],
+        highlights=evening_highlights(current),
     )
 
 

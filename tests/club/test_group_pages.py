@@ -1,0 +1,289 @@
+"""The club's pages (docs/club.md, "Pages"): groups, members and evenings managed from
+forms, refusals shown at their field, the season table with its downloads, a member's
+season, two members compared, and the highlights on the settlement page and printout."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+EN = {"Accept-Language": "en"}
+DE = {"Accept-Language": "de"}
+FOUR = ["Anna", "Bert", "Clara", "Dora"]
+HANDS = [
+    {"contract": "doppelt", "bidder": "Anna", "points": 41, "last_trick": "pagat_won"},
+    {"contract": "einfach", "bidder": "Bert", "points": 20},
+    {"contract": "einfach", "bidder": "Clara", "points": 50},
+]
+
+
+def pdf_text(data: bytes) -> str:
+    """The PDF's text as poppler reads it."""
+    return subprocess.run(
+        ["pdftotext", "-layout", "-", "-"],
+        input=data,
+        check=True,
+        capture_output=True,
+        timeout=60,
+    ).stdout.decode()
+
+
+def new_group(client: FlaskClient, name: str = "Donnerstag") -> int:
+    """A group started from its form; its number."""
+    answer = client.post("/groups", data={"new-name": name}, headers=EN)
+    assert answer.status_code == 303, answer.text
+    found = re.search(r"/groups/(\d+)$", answer.headers["Location"])
+    assert found is not None
+    return int(found.group(1))
+
+
+def played(
+    client: FlaskClient,
+    create_evening: Callable[..., int],
+    group: int | None,
+    day: str = "2026-03-05",
+    players: list[str] | None = None,
+) -> int:
+    """A Troggen evening in CHF with three hands, in ``group`` (or none)."""
+    extra: dict[str, Any] = {"group": group} if group is not None else {}
+    evening = create_evening(players or FOUR, date=day, options={"currency": "CHF"}, **extra)
+    for hand in HANDS:
+        names = players or FOUR
+        body = {**hand, "bidder": names[FOUR.index(hand["bidder"])]}
+        answer = client.post(f"/api/v1/evenings/{evening}/hands", json=body)
+        assert answer.status_code == 201, answer.json
+    return evening
+
+
+def members(client: FlaskClient, group: int) -> dict[str, int]:
+    """The group's members by name."""
+    found = client.get(f"/api/v1/groups/{group}").json["members"]
+    return {m["name"]: m["id"] for m in found}
+
+
+def test_a_group_is_started_from_the_list_and_a_refusal_shown_at_the_field(
+    client: FlaskClient,
+) -> None:
+    assert "There is no group yet." in client.get("/groups", headers=EN).text
+    group = new_group(client)
+    page = client.get("/groups", headers=EN).text
+    assert "Donnerstag" in page
+    assert "0 evenings" in page
+    assert "0 members" in page
+    refused = client.post("/groups", data={"new-name": "donnerstag"}, headers=EN)
+    assert refused.status_code == 422
+    assert re.search(r'class="field has-error".*A group of this name exists', refused.text, re.S)
+    blank = client.post("/groups", data={"new-name": "  "}, headers=EN)
+    assert blank.status_code == 422
+    assert "Enter a name." in blank.text
+    assert client.get(f"/groups/{group}", headers=EN).status_code == 200
+
+
+def test_the_home_page_links_to_the_groups(client: FlaskClient) -> None:
+    assert 'href="/groups"' in client.get("/", headers=EN).text
+
+
+def test_rename_group_and_member_and_merge(
+    client: FlaskClient, create_evening: Callable[..., int]
+) -> None:
+    group = new_group(client)
+    played(client, create_evening, group)
+    played(client, create_evening, group, "2026-03-12", ["Hansi", "Bert", "Clara", "Dora"])
+    answer = client.post(f"/groups/{group}/name", data={"group-name": "Freitag"})
+    assert answer.status_code == 303
+    assert "Freitag" in client.get(f"/groups/{group}", headers=EN).text
+    ids = members(client, group)
+    answer = client.post(
+        f"/groups/{group}/members/{ids['Anna']}/name", data={f"m{ids['Anna']}-name": "Anna B."}
+    )
+    assert answer.status_code == 303
+    assert "Anna B." in members(client, group)
+    refused = client.post(
+        f"/groups/{group}/members/{ids['Bert']}/merge",
+        data={f"g{ids['Bert']}-other": str(ids["Clara"])},
+        headers=EN,
+    )
+    assert refused.status_code == 422
+    assert "They sat at one table on 2026-03-05: two people." in refused.text
+    assert "Bert" in members(client, group)
+    assert "Clara" in members(client, group)
+    merged = client.post(
+        f"/groups/{group}/members/{ids['Anna']}/merge",
+        data={f"g{ids['Anna']}-other": str(ids["Hansi"])},
+    )
+    assert merged.status_code == 303
+    assert "Hansi" not in members(client, group)
+    page = client.get(f"/groups/{group}", headers=EN).text
+    assert "written at the table as Anna, Hansi" in page
+    none_chosen = client.post(
+        f"/groups/{group}/members/{ids['Bert']}/merge", data={f"g{ids['Bert']}-other": ""}
+    )
+    assert none_chosen.status_code == 422
+
+
+def test_an_evening_is_put_into_the_group_and_taken_out(
+    client: FlaskClient, create_evening: Callable[..., int]
+) -> None:
+    group = new_group(client)
+    evening = played(client, create_evening, None)
+    page = client.get(f"/groups/{group}", headers=EN).text
+    assert f'<option value="{evening}">' in page
+    answer = client.post(f"/groups/{group}/evenings", data={"evening": str(evening)})
+    assert answer.status_code == 303
+    assert client.get(f"/api/v1/groups/{group}").json["evenings"][0]["id"] == evening
+    assert set(members(client, group)) == set(FOUR)
+    again = client.post(f"/groups/{group}/evenings", data={"evening": str(evening)}, headers=EN)
+    assert again.status_code == 422
+    assert "Choose an evening from the list." in again.text
+    out = client.post(f"/groups/{group}/evenings/{evening}/out")
+    assert out.status_code == 303
+    assert client.get(f"/api/v1/groups/{group}").json["evenings"] == []
+
+
+def test_the_season_table_sorts_and_filters(
+    client: FlaskClient, create_evening: Callable[..., int]
+) -> None:
+    group = new_group(client)
+    evening = played(client, create_evening, group)
+    page = client.get(f"/groups/{group}/season?from=2026-01-01&to=2026-12-31", headers=EN)
+    assert page.status_code == 200
+    assert "Troggen · Jetons · CHF" in page.text
+    for name in FOUR:
+        assert name in page.text
+    assert f'href="/evenings/{evening}/settlement"' in page.text
+    assert 'aria-sort="descending"' in page.text  # money, most first
+    by_name = client.get(
+        f"/groups/{group}/season?from=2026-01-01&to=2026-12-31&sort=person&order=asc",
+        headers=EN,
+    ).text
+    rows = re.findall(r'<th scope="row"[^>]*><a [^>]*>([^<]+)</a>', by_name)
+    assert rows == sorted(FOUR)
+    empty = client.get(f"/groups/{group}/season?from=2027-01-01&to=2027-12-31", headers=EN)
+    assert "No evening of this group in this range." in empty.text
+    refused = client.get(f"/groups/{group}/season?from=2026-13-01", headers=EN)
+    assert refused.status_code == 422
+    assert "Write the date as year-month-day" in refused.text
+
+
+def test_the_season_downloads(client: FlaskClient, create_evening: Callable[..., int]) -> None:
+    group = new_group(client)
+    played(client, create_evening, group, players=["=1+1", "Bert", "Clara", "Dora"])
+    query = "?from=2026-01-01&to=2026-12-31"
+    csv = client.get(f"/groups/{group}/season.csv{query}", headers=EN)
+    assert csv.status_code == 200
+    assert csv.mimetype == "text/csv"
+    lines = csv.text.splitlines()
+    assert lines[0].startswith("Member,Game,Unit,Currency,Evenings")
+    assert len(lines) == 5
+    assert any(line.startswith('"\'=1+1",Troggen,Jetons,CHF,1,3,') for line in lines)
+    assert not any(line.startswith("=") for line in lines)
+    pdf = client.get(f"/groups/{group}/season.pdf{query}", headers=EN)
+    assert pdf.status_code == 200
+    assert pdf.mimetype == "application/pdf"
+    text = pdf_text(pdf.data)
+    assert "Donnerstag" in text
+    assert "Season table" in text
+    for name in ("Bert", "Clara", "Dora"):
+        assert name in text
+    net = client.get(f"/api/v1/groups/{group}/season{query}", headers=EN).json["rows"]
+    bert = next(r for r in net if r["name"] == "Bert")
+    assert f"CHF {bert['money'].lstrip('-')}" in text.replace("\u2212", "").replace("+", "")
+
+
+def test_a_members_page_and_a_comparison(
+    client: FlaskClient, create_evening: Callable[..., int]
+) -> None:
+    group = new_group(client)
+    evening = played(client, create_evening, group)
+    ids = members(client, group)
+    page = client.get(f"/groups/{group}/members/{ids['Anna']}?from=2026-01-01", headers=EN)
+    assert page.status_code == 200
+    text = page.text
+    assert "<svg" in text
+    assert "running-chart-0" in text
+    assert "<script" not in text
+    assert f'href="/evenings/{evening}/settlement"' in text
+    assert "Doppelt: bid" in text
+    assert "Pagat in the last trick won (own side)" in text
+    german = client.get(f"/groups/{group}/members/{ids['Anna']}?from=2026-01-01", headers=DE)
+    assert "Doppelt: geboten" in german.text
+    compared = client.get(
+        f"/groups/{group}/compare?a={ids['Anna']}&b={ids['Bert']}&from=2026-01-01", headers=EN
+    )
+    assert compared.status_code == 200
+    assert "Anna and Bert" in compared.text
+    assert "Doppelt: bid" in compared.text
+    chooser = client.get(f"/groups/{group}/compare", headers=EN)
+    assert chooser.status_code == 200
+    assert "Compare two members" in chooser.text
+
+
+def test_the_new_evening_form_offers_the_groups(client: FlaskClient) -> None:
+    assert "Table group" not in client.get("/evenings/new", headers=EN).text
+    group = new_group(client)
+    form = client.get("/evenings/new", headers=EN).text
+    assert "Table group" in form
+    assert f'<option value="{group}">Donnerstag</option>' in form
+    data = {
+        "variant": "troggen/blumenstein-2015",
+        "seat_0": "Anna",
+        "seat_1": "Bert",
+        "seat_2": "Clara",
+        "seat_3": "Dora",
+        "dealer_seat": "0",
+        "group": str(group),
+        "opt_currency": "CHF",
+    }
+    shown = client.get("/evenings/new").text
+    for key, value in re.findall(r'name="(opt_[a-z_]+)"[^>]*value="([^"]*)"', shown):
+        data.setdefault(key, value)
+    answer = client.post("/evenings", data=data, headers=EN)
+    assert answer.status_code == 303, answer.text
+    assert len(client.get(f"/api/v1/groups/{group}").json["evenings"]) == 1
+
+
+def test_the_settlement_shows_the_highlights(
+    client: FlaskClient, create_evening: Callable[..., int]
+) -> None:
+    evening = played(client, create_evening, None)
+    page = client.get(f"/evenings/{evening}/settlement", headers=EN).text
+    assert "Highlights of the evening" in page
+    assert "Best hand:" in page
+    assert "Bid most:" in page
+    pdf = client.get(f"/evenings/{evening}/settlement.pdf")
+    text = " ".join(pdf_text(pdf.data).split())
+    assert "Best hand:" in text or "Beste Runde:" in text
+
+
+PAGES = [
+    "/groups",
+    "/groups/{g}",
+    "/groups/{g}/season",
+    "/groups/{g}/season.csv",
+    "/groups/{g}/season.pdf",
+    "/groups/{g}/members/{m}",
+    "/groups/{g}/compare?a={m}&b={m}",
+]
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_a_tablet_needs_the_pin_for_the_group_pages(
+    app: Flask, create_evening: Callable[..., int], client: FlaskClient, path: str
+) -> None:
+    group = new_group(client)
+    played(client, create_evening, group)
+    url = path.format(g=group, m=members(client, group)["Anna"])
+    tablet = app.test_client()
+    tablet.environ_base["REMOTE_ADDR"] = "192.168.1.30"
+    assert tablet.get(url).status_code == 403
+    assert tablet.post(f"/groups/{group}/name", data={"group-name": "X"}).status_code == 403
+    assert app.test_client().get(url).status_code == 200  # the laptop itself
+    app.config["ACCESS_PIN"] = "4711"
+    assert tablet.post("/api/v1/unlock", json={"pin": "4711"}).status_code == 200
+    assert tablet.get(url).status_code == 200
