@@ -261,10 +261,18 @@ def parse_evening(raw: object) -> EveningSettings:
 
 def read_group(raw: Mapping[str, object], errors: ErrorCollector) -> int | None:
     """An optional table group, by its number (null or left out: none)."""
-    value = raw.get("group")
+    return read_chosen(raw, "group", errors, msg("Choose a group from the list, or none."))
+
+
+def read_chosen(
+    raw: Mapping[str, object], key: str, errors: ErrorCollector, problem: Message
+) -> int | None:
+    """An optional choice by number (a group, a member): a whole number a database column
+    holds; null or left out: none; anything else is ``problem`` at ``key``."""
+    value = raw.get(key)
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int) or not 0 < value < 2**31:
-        errors.add("group", msg("Choose a group from the list, or none."))
+        errors.add(key, problem)
         return None
     return value

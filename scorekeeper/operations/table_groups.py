@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete, func, select
 
 from scorekeeper.core.rules.base import (
     ErrorCollector,
@@ -28,6 +28,8 @@ from scorekeeper.db.models import (
     Member,
     MemberName,
     Player,
+    Seat,
+    Seating,
     TableGroup,
 )
 
@@ -89,7 +91,7 @@ def create_group(raw: object) -> TableGroup:
     """A new group, ``{"name": "Donnerstagsrunde"}``."""
     name = read_name(raw)
     _check_free(name)
-    if len(all_groups()) >= MAX_GROUPS:
+    if (db.session.scalar(select(func.count()).select_from(TableGroup)) or 0) >= MAX_GROUPS:
         limit = msg("An installation keeps at most {n} groups.", n=MAX_GROUPS)
         raise InvalidSettingsError.single("name", limit)
     group = TableGroup(name=name, name_key=name_key(name))
@@ -172,13 +174,11 @@ def merge_members(group: TableGroup, keep: Member, other: Member) -> Member:
     """
     if keep.id == other.id:
         raise InvalidSettingsError.single("other", msg("Choose two different members."))
-    theirs = {n.player_id for n in other.names}
-    mine = {n.player_id for n in keep.names}
-    for evening in evenings_of(group):
-        seated = {seat.player_id for seating in evening.seatings for seat in seating.seats}
-        if seated & theirs and seated & mine:
-            refusal = msg("They sat at one table on {day}: two people.", day=_day(evening))
-            raise InvalidSettingsError.single("other", refusal)
+    shared = _evenings_seating(group, other) & _evenings_seating(group, keep)
+    if shared:
+        evening = db.session.get_one(Evening, min(shared))
+        refusal = msg("They sat at one table on {day}: two people.", day=_day(evening))
+        raise InvalidSettingsError.single("other", refusal)
     db.session.execute(
         MemberName.__table__.update()
         .where(MemberName.member_id == other.id)
@@ -187,6 +187,19 @@ def merge_members(group: TableGroup, keep: Member, other: Member) -> Member:
     db.session.execute(delete(Member).where(Member.id == other.id))
     db.session.expire_all()
     return db.session.get(Member, keep.id) or keep
+
+
+def _evenings_seating(group: TableGroup, member: Member) -> set[int]:
+    """The group's evenings where one of ``member``'s names sat, in one query."""
+    names = [n.player_id for n in member.names]
+    return set(
+        db.session.scalars(
+            select(Seating.evening_id)
+            .join(Seat, Seat.seating_id == Seating.id)
+            .join(GroupEvening, GroupEvening.evening_id == Seating.evening_id)
+            .where(GroupEvening.group_id == group.id, Seat.player_id.in_(names))
+        )
+    )
 
 
 def _day(evening: Evening) -> str:

@@ -24,8 +24,8 @@ from scorekeeper.db.models import Evening, GroupEvening, Member, TableGroup
 from scorekeeper.operations import club_statistics, table_groups
 from scorekeeper.operations.club_statistics import Filters, Season, person_key, year_of
 from scorekeeper.web import club_forms, club_pages
+from scorekeeper.web.blueprints.evenings import local_today
 from scorekeeper.web.blueprints.exports import download
-from scorekeeper.web.blueprints.groups_api import local_today
 from scorekeeper.web.blueprints.installation import for_the_installation
 from scorekeeper.web.club_json import ordered
 from scorekeeper.web.club_queries import DEFAULT_SORT, read_filters, read_order

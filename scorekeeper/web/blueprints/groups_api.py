@@ -6,21 +6,20 @@ Groups hold every regular's name and history: the same access as the players pag
 
 from __future__ import annotations
 
-from datetime import date, datetime
 from typing import Any
-from zoneinfo import ZoneInfo
 
-from flask import Blueprint, Response, abort, current_app, jsonify, request, url_for
+from flask import Blueprint, Response, abort, jsonify, request, url_for
 from flask_babel import gettext
 
 from scorekeeper import operations
 from scorekeeper.core.rules.base import ErrorCollector, InvalidSettingsError, msg
 from scorekeeper.core.statistics import compare, player_statistics, season_table
-from scorekeeper.core.validation import reject_unknown
+from scorekeeper.core.validation import read_chosen, reject_unknown
 from scorekeeper.db.models import Evening, Member, TableGroup
 from scorekeeper.operations import club_statistics, table_groups
 from scorekeeper.operations.club_statistics import Season, person_key
 from scorekeeper.web.blueprints.api import body, reply
+from scorekeeper.web.blueprints.evenings import local_today
 from scorekeeper.web.blueprints.installation import for_the_installation
 from scorekeeper.web.club_json import comparison_json, ordered, season_json, statistics_json
 from scorekeeper.web.club_queries import read_filters, read_order
@@ -139,11 +138,6 @@ def merge(group_id: int, member_id: int) -> Response:
     return write(make)
 
 
-def local_today() -> date:
-    """Today on the hall's clock: the season's default year."""
-    return datetime.now(ZoneInfo(current_app.config["BABEL_DEFAULT_TIMEZONE"])).date()
-
-
 def asked_season(group_id: int) -> Season:
     """The season the query asks for (``from``, ``to``, ``game``, ``variant``)."""
     filters = read_filters(request.args, local_today())
@@ -222,10 +216,6 @@ def read_optional_number(raw: object, key: str) -> int | None:
         raise InvalidSettingsError.single("body", msg("Send it as a JSON object."))
     errors = ErrorCollector()
     reject_unknown(raw, {key}, errors)
-    value = raw.get(key)
-    if value is not None and (
-        isinstance(value, bool) or not isinstance(value, int) or not 0 < value < 2**31
-    ):
-        errors.add(key, msg("Choose one from the list."))
+    found = read_chosen(raw, key, errors, msg("Choose one from the list."))
     errors.raise_if_any(InvalidSettingsError)
-    return value if isinstance(value, int) else None
+    return found
