@@ -10,7 +10,16 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from scorekeeper.core.rules.base import HandInput, HandScore, InvalidInputError, Table
+from scorekeeper.core.rules.base import (
+    CARRIED,
+    HandInput,
+    HandScore,
+    InvalidInputError,
+    ScoreLine,
+    Table,
+    Transfer,
+    msg,
+)
 from scorekeeper.core.rules.variant import Options, Variant
 
 
@@ -68,13 +77,24 @@ class Ledger:
     #: Money balances (cents) from money lines, per player and per common account that such
     #: a line touched; all zeros for variants whose hands move only native units.
     money: dict[str, int] = field(default_factory=dict)
+    #: What the evening opened with before its first hand: the pot an earlier evening
+    #: carried in, paid in by ``CARRIED`` (docs/troggen.md §8); empty for most evenings.
+    opening: tuple[ScoreLine, ...] = ()
+
+    @property
+    def carried_in(self) -> int:
+        """The jetons an earlier evening carried into this one (0: none)."""
+        return sum(-line.amounts().get(CARRIED, 0) for line in self.opening)
 
 
-def replay(variant: Variant, options: Options, records: Sequence[HandRecord]) -> Ledger:
+def replay(
+    variant: Variant, options: Options, records: Sequence[HandRecord], *, carried_in: int = 0
+) -> Ledger:
     """Replay an evening hand by hand; voided hands stay in the list with no effect.
 
     Raises ``InvalidInputError`` carrying the hand's number when a stored hand no longer
     fits (an earlier edit changed the pot a later Kulanz was taken from, say).
+    ``carried_in``: the pot an earlier evening carried into this one (``empty``).
 
     >>> from scorekeeper.core.rules import get_variant
     >>> troggen = get_variant("troggen")
@@ -86,13 +106,21 @@ def replay(variant: Variant, options: Options, records: Sequence[HandRecord]) ->
     >>> replay(troggen, opts, [g1]).balances
     {'A': 12, 'B': -4, 'C': -4, 'D': -4}
     """
-    return extend(empty(variant), variant, options, records)
+    return extend(empty(variant, carried_in=carried_in), variant, options, records)
 
 
-def empty(variant: Variant) -> Ledger:
-    """The ledger of an evening before its first hand."""
-    state = variant.initial_state()
-    return Ledger((), (), {}, variant.common_balance(state), state, {}, {})
+def empty(variant: Variant, *, carried_in: int = 0) -> Ledger:
+    """The ledger of an evening before its first hand, opening with ``carried_in`` jetons
+    in the pot when an earlier evening carried them on: the pot holds them from the start,
+    and whoever keeps them (``CARRIED``) counts as having paid them in, so every account
+    still sums to zero."""
+    if not carried_in:
+        state = variant.initial_state()
+        return Ledger((), (), {}, variant.common_balance(state), state, {}, {})
+    state = variant.carried_state(carried_in)
+    (pot,) = variant.common_accounts
+    opening = ScoreLine(msg("Pot carried in"), (Transfer(CARRIED, pot, carried_in),))
+    return Ledger((), (), {}, variant.common_balance(state), state, {}, {}, opening=(opening,))
 
 
 def extend(
@@ -153,4 +181,13 @@ def extend(
             )
         )
     common = variant.common_balance(state)
-    return Ledger(tuple(results), tuple(balances), balances, common, state, tally, money)
+    return Ledger(
+        tuple(results),
+        tuple(balances),
+        balances,
+        common,
+        state,
+        tally,
+        money,
+        opening=ledger.opening,
+    )

@@ -31,7 +31,7 @@ from fractions import Fraction
 from itertools import pairwise
 
 from scorekeeper.core.ledger import Ledger
-from scorekeeper.core.rules.base import ScoreLine, Table
+from scorekeeper.core.rules.base import CARRIED, ScoreLine, Table
 from scorekeeper.core.rules.options import to_fraction
 from scorekeeper.core.rules.variant import Options, Variant
 
@@ -99,11 +99,15 @@ def nets(
     of a settlement, bench/club.py), for statistics that need only the nets.
 
     ``next_table`` is the table as it would play on (its dealer the next dealer): the pot
-    split goes to those players, remainders starting with the next forehand.
+    split goes to those players, remainders starting with the next forehand. A pot carried
+    in from an earlier evening makes whoever keeps it (``CARRIED``) one more party, owed
+    nothing and owing the jetons it brought, unless this evening's rule gives them back.
     """
     rule = rule or (options[variant.end_rule_option] if variant.end_rule_option else None)
     closing = variant.close_evening(ledger.state, next_table, options, rule=rule)
     totals = {**ledger.balances, **ledger.common}
+    if ledger.carried_in:
+        totals[CARRIED] = -ledger.carried_in
     money = dict(ledger.money)
     for line in closing:
         booked = money if line.money else totals
@@ -111,6 +115,7 @@ def nets(
             booked[account] = booked.get(account, 0) + amount
     parties = party_order(ledger.players, next_table)
     parties += [a for a in variant.common_accounts if totals.get(a) or money.get(a)]
+    parties += [CARRIED] if totals.get(CARRIED) else []
     final = {p: totals.get(p, 0) for p in parties}
     final_money = {p: money.get(p, 0) for p in parties}
     if sum(final.values()) != 0 or sum(final_money.values()) != 0:
@@ -257,7 +262,11 @@ def pairwise_exact(
     if unit is not None:
         scale = unit.numerator if unit.denominator == 1 else unit
     flows = _Flows(common)
-    lines = [line for hand in ledger.hands for line in hand.score.lines] + list(closing)
+    lines = [
+        *ledger.opening,
+        *(line for hand in ledger.hands for line in hand.score.lines),
+        *closing,
+    ]
     for line in lines:
         if line.money and unit is None:
             continue

@@ -12,6 +12,7 @@ from datetime import date
 
 from scorekeeper.core.rules import get_variant
 from scorekeeper.core.rules.base import (
+    CARRIED,
     KASSE,
     POT,
     ErrorCollector,
@@ -35,8 +36,9 @@ NAME_COLUMN = 80
 TEXT_LENGTH = 200
 #: Languages the pages and printouts speak.
 LANGUAGES = ("de", "en")
-#: Names of common accounts; a player called like one would be mistaken for it.
-RESERVED = {POT, KASSE}
+#: Names of common accounts (and of whoever keeps a pot carried in); a player called like
+#: one would be mistaken for it.
+RESERVED = {POT, KASSE, CARRIED}
 #: The longest reason for voiding or correcting a hand: a sentence, as long as a title.
 VOID_LENGTH = 200
 
@@ -56,6 +58,9 @@ class EveningSettings:
     #: The table group it belongs to, by number (None: no group); whether the group
     #: exists is the operations' to say.
     group: int | None = None
+    #: The evening whose carried pot it takes over, by number (None: none); whether it
+    #: may is the operations' to say (docs/troggen.md §8).
+    carried_from: int | None = None
 
 
 def name_key(name: str) -> str:
@@ -218,6 +223,7 @@ def parse_evening(raw: object) -> EveningSettings:
         "options",
         "language",
         "group",
+        "carried_from",
     }
     reject_unknown(raw, known, errors)
     game, variant_key = raw.get("game"), raw.get("variant")
@@ -245,6 +251,9 @@ def parse_evening(raw: object) -> EveningSettings:
             for message in messages:
                 errors.add(field, message)
     group = read_group(raw, errors)
+    carried_from = read_chosen(
+        raw, "carried_from", errors, msg("Choose the pot to take over from the list, or none.")
+    )
     errors.raise_if_any(InvalidSettingsError)
     return EveningSettings(
         variant,
@@ -256,6 +265,7 @@ def parse_evening(raw: object) -> EveningSettings:
         options,
         str(language),
         group,
+        carried_from,
     )
 
 

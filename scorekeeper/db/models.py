@@ -168,6 +168,50 @@ class Evening(db.Model):  # type: ignore[name-defined,misc]
     revisions: Mapped[list[EveningRevision]] = relationship(
         back_populates="evening", order_by="EveningRevision.version"
     )
+    #: The pot an earlier evening carried into this one, and the one this evening's pot
+    #: went on to (docs/troggen.md §8).
+    carried: Mapped[CarriedPot | None] = relationship(
+        foreign_keys="CarriedPot.evening_id", viewonly=True
+    )
+    carried_on: Mapped[CarriedPot | None] = relationship(
+        foreign_keys="CarriedPot.from_evening_id", viewonly=True
+    )
+
+    @property
+    def carried_in(self) -> int:
+        """The jetons an earlier evening carried into this one (0: none)."""
+        return self.carried.pot if self.carried is not None else 0
+
+    @property
+    def carried_from(self) -> int | None:
+        """The earlier evening whose pot this one took over, if any (and still here)."""
+        return self.carried.from_evening_id if self.carried is not None else None
+
+    @property
+    def carried_to(self) -> int | None:
+        """The later evening this one's pot was carried into, if any."""
+        return self.carried_on.evening_id if self.carried_on is not None else None
+
+
+class CarriedPot(db.Model):  # type: ignore[name-defined,misc]
+    """The pot an earlier evening left for a later one of its group (docs/troggen.md §8).
+
+    A fact of the later evening: its replay opens with ``pot`` jetons, and every change
+    to them (a hand of the earlier evening corrected, its end rule changed) is a new
+    settings revision of the later evening. An evening carries its pot into one evening
+    at most, and takes one in from one at most. ``from_evening_id`` is None for an
+    evening imported from an archive whose earlier evening is not in this installation:
+    the pot it opened with stays as the archive says.
+    """
+
+    __tablename__ = "carried_pot"
+    __table_args__ = (CheckConstraint("pot >= 0", name="pot_not_negative"),)
+
+    evening_id: Mapped[int] = mapped_column(ForeignKey("evening.id"), primary_key=True)
+    from_evening_id: Mapped[int | None] = mapped_column(
+        ForeignKey("evening.id"), nullable=True, unique=True
+    )
+    pot: Mapped[int] = mapped_column(nullable=False)
 
 
 class EveningRevision(db.Model):  # type: ignore[name-defined,misc]

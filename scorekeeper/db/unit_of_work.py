@@ -149,6 +149,11 @@ def current() -> Work:
     return db.session if found is None else found
 
 
+def is_plain() -> bool:
+    """Whether the request works on a plain connection rather than the ORM session."""
+    return g.get(CURRENT) is not None
+
+
 def committing_each_statement() -> Plain | None:
     """The request's unit of work if each of its statements commits on its own."""
     found: Plain | None = g.get(CURRENT)

@@ -15,11 +15,11 @@ from scorekeeper.operations.errors import (
     StaleVersionError,
     ensure_open,
 )
+from scorekeeper.operations.evening_revisions import evening_settings
 from scorekeeper.operations.evenings import (
     change_seating,
     correct_evening,
     create_evening,
-    evening_settings,
     player_named,
     read_end_rule,
     set_closed,

@@ -37,7 +37,7 @@ from scorekeeper.db.models import (
     SettlementTick,
 )
 from scorekeeper.db.tournament_models import Tournament, TournamentEvent
-from scorekeeper.operations.evenings import add_revision
+from scorekeeper.operations.evening_revisions import add_revision
 from scorekeeper.operations.table_groups import rename_members_called
 from scorekeeper.operations.tournament_rounds import seat_names
 

@@ -14,6 +14,7 @@ from datetime import date
 
 from sqlalchemy import select
 
+from scorekeeper.core.rules.base import CARRIED
 from scorekeeper.core.statistics import Highlights, PlayedEvening, highlights
 from scorekeeper.db.extensions import db
 from scorekeeper.db.models import Evening, GroupEvening, Member, TableGroup
@@ -97,7 +98,7 @@ def played(current: EveningView, day: date, by_player: Mapping[int, Member]) -> 
         for name, player_id in player_ids(evening).items()
         if player_id in by_player
     }
-    commons = set(current.variant.common_accounts)
+    commons = {*current.variant.common_accounts, CARRIED}
     money = {p: cents for p, cents in current.nets().items() if p not in commons}
     return PlayedEvening(
         evening_id=evening.id,

@@ -33,9 +33,17 @@ from scorekeeper.db.models import (
     TableGroup,
     utcnow,
 )
+from scorekeeper.operations.carried_pots import carry_forward, carry_into
 from scorekeeper.operations.errors import StaleVersionError, ensure_open
+from scorekeeper.operations.evening_revisions import add_revision, evening_settings
 from scorekeeper.operations.table_groups import ensure_members, group_of, put_in_group
-from scorekeeper.operations.views import EveningView, checked_view, lock_evening, view
+from scorekeeper.operations.views import (
+    EveningView,
+    checked_view,
+    lock_evening,
+    take_lock,
+    view,
+)
 
 #: Seatings of one evening, the first included. Every read of an evening goes through its
 #: seatings; tables change a handful of times in an evening, and once per hand at most
@@ -53,38 +61,13 @@ def player_named(name: str) -> Player:
     return player
 
 
-def evening_settings(evening: Evening) -> dict[str, Any]:
-    """The correctable settings of an evening, as kept in its revisions."""
-    seating = evening.seatings[0]
-    return {
-        "title": evening.title,
-        "place": evening.place,
-        "date": evening.date.isoformat() if evening.date else None,
-        "first_dealer": seating.dealer.name if seating.dealer else None,
-        "options": dict(evening.options),
-        "language": evening.language,
-        "closed": evening.closed_at is not None,
-    }
-
-
-def add_revision(evening: Evening, *, source: str) -> None:
-    """Bump the evening's version and keep its settings as they now are."""
-    evening.version += 1
-    evening.updated_at = utcnow()
-    db.session.add(
-        EveningRevision(
-            evening=evening,
-            version=evening.version,
-            settings=evening_settings(evening),
-            source=source,
-        )
-    )
-    db.session.flush()
-
-
 def create_evening(raw: object, *, source: str) -> Evening:
     """Store a new evening with its first seating."""
     settings = parse_evening(raw)
+    if settings.carried_from is not None:
+        # The earlier evening's pot is read under its lock, taken before anything is
+        # written (as every write to an evening does), so no hand slips in between.
+        take_lock(settings.carried_from)
     evening = Evening(
         game=settings.variant.game,
         variant=settings.variant.key,
@@ -109,7 +92,18 @@ def create_evening(raw: object, *, source: str) -> Evening:
     db.session.flush()
     if settings.group is not None:
         put_in_group(evening, group_for_evening(settings.group))
+    if settings.carried_from is not None:
+        if settings.group is None:
+            put_in_group(evening, group_of_earlier(settings.carried_from))
+        carry_into(evening, settings.carried_from, source=source)
     return evening
+
+
+def group_of_earlier(evening_id: int) -> TableGroup | None:
+    """The group of the evening whose pot a new evening takes over: the new evening joins
+    it when no group was chosen (``carry_into`` refuses when there is none)."""
+    earlier = db.session.get(Evening, evening_id)
+    return group_of(earlier) if earlier is not None else None
 
 
 def group_for_evening(group_id: int) -> TableGroup:
@@ -178,8 +172,9 @@ def correct_evening(evening: Evening, raw: object, *, source: str) -> Evening:
             setattr(evening, key, changes[key])
     if changes.get("first_dealer"):
         first.dealer = player_named(changes["first_dealer"])
-    checked_view(evening)  # refuse options under which a stored hand would not fit
+    current = checked_view(evening)  # refuse options under which a stored hand would not fit
     add_revision(evening, source=source)
+    carry_forward(current, source=source)
     return evening
 
 

@@ -15,14 +15,14 @@ from dataclasses import dataclass, replace
 from datetime import date, datetime
 from typing import Any, NamedTuple
 
-from sqlalchemy import Connection, Select, and_, bindparam, select
+from sqlalchemy import Connection, Select, and_, bindparam, func, select
 
 from scorekeeper.core.ledger import HandRecord
 from scorekeeper.core.rules.base import Table
 from scorekeeper.core.rules.rotation import Seating as SeatingFact
 from scorekeeper.core.rules.rotation import seating_for
 from scorekeeper.db.cursor_statements import Direct
-from scorekeeper.db.models import Evening, Hand, Player, Seat, Seating
+from scorekeeper.db.models import CarriedPot, Evening, Hand, Player, Seat, Seating
 
 EVENING = Evening.__table__
 HAND = Hand.__table__
@@ -35,7 +35,8 @@ class Stamp(NamedTuple):
     """What every write to an evening's facts changes, as the evening's row holds it.
 
     The app bumps the settings' version and time (correcting, closing and anonymising bump
-    both); the database's triggers count the hands and the edits of hands, seatings and
+    both; so does linking a carried pot, in both evenings, and changing it, in the later
+    one); the database's triggers count the hands and the edits of hands, seatings and
     seats in the transaction of each write (``Evening.hand_count``). A hand is only ever
     added or edited, so an equal stamp read later means that nothing was written to the
     evening in between, however long the evening: reading it goes through no hand. The
@@ -79,6 +80,11 @@ class EveningFacts:
     hands_due: int | None
     created_at: datetime
     updated_at: datetime
+    #: The jetons an earlier evening carried into this one (0: none), that evening, and
+    #: the later evening this one's pot was carried into (docs/troggen.md §8).
+    carried_in: int
+    carried_from: int | None
+    carried_to: int | None
     seatings: tuple[SeatingFact, ...]
     hands: tuple[HandFact, ...]
     #: Every player seated at some time or who dealt, by name: new hands store the id.
@@ -116,6 +122,14 @@ STAMP_COLUMNS = (
     EVENING.c.edit_count,
 )
 SETTINGS_COLUMNS = tuple(c for c in EVENING.c if c.name not in ("hand_count", "edit_count"))
+CARRIED_IN = CarriedPot.__table__.alias("carried_in")
+CARRIED_ON = CarriedPot.__table__.alias("carried_on")
+#: The carried pots' columns read with the evening's row (``EveningFacts.carried_in``...).
+CARRY_COLUMNS = (
+    func.coalesce(CARRIED_IN.c.pot, 0).label("carried_in"),
+    CARRIED_IN.c.from_evening_id.label("carried_from"),
+    CARRIED_ON.c.evening_id.label("carried_to"),
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,10 +152,16 @@ class Head:
         )
 
 
-#: The evening's row and its stamp; the statements are built once, since building one
-#: costs more than running it.
-HEAD = select(*SETTINGS_COLUMNS, EVENING.c.hand_count, EVENING.c.edit_count).where(
-    EVENING.c.id == bindparam("evening")
+#: The evening's row, its carried pots and its stamp; the statements are built once, since
+#: building one costs more than running it.
+HEAD = (
+    select(*SETTINGS_COLUMNS, *CARRY_COLUMNS, EVENING.c.hand_count, EVENING.c.edit_count)
+    .select_from(
+        EVENING.outerjoin(CARRIED_IN, CARRIED_IN.c.evening_id == EVENING.c.id).outerjoin(
+            CARRIED_ON, CARRIED_ON.c.from_evening_id == EVENING.c.id
+        )
+    )
+    .where(EVENING.c.id == bindparam("evening"))
 )
 
 
@@ -255,7 +275,8 @@ def read_head(connection: Connection, evening_id: int) -> Head | None:
     if row is None:
         return None
     *columns, hands, edits = row
-    evening = dict(zip((c.name for c in SETTINGS_COLUMNS), columns, strict=True))
+    names = [c.name for c in SETTINGS_COLUMNS] + [c.name for c in CARRY_COLUMNS]
+    evening = dict(zip(names, columns, strict=True))
     return Head(evening, Stamp(evening["version"], evening["updated_at"], hands, edits))
 
 

@@ -29,6 +29,7 @@ from scorekeeper.db.models import (
     HandRevision,
     utcnow,
 )
+from scorekeeper.operations.carried_pots import carry_forward
 from scorekeeper.operations.errors import (
     AlreadyVoidError,
     HandNumberTakenError,
@@ -220,6 +221,11 @@ def store_hand(new: NewHand, *, source: str) -> NewHand:
     for the check under the lock.
     """
     evening_id = new.view.evening.id
+    if new.view.evening.carried_to is not None and unit_of_work.is_plain():
+        # Its pot went on to a later evening since the write chose its connection
+        # (``carried_pots.passes_on``): the later evening must change in the same
+        # transaction, which only the session offers. Saving again takes that way.
+        raise StaleVersionError(new.view.evening.version)
     if (plain := unit_of_work.committing_each_statement()) is not None:
         hand_id = add_hand(plain.connection(), new, source=source, query=ADD_HAND_LOCKING)
         if hand_id is not None:
@@ -237,6 +243,7 @@ def store_hand(new: NewHand, *, source: str) -> NewHand:
         hand_id = add_hand(connection, new, source=source)
         # Under the lock nothing writes to the evening: the stamp just read is still true.
         assert hand_id is not None, "the evening changed under its lock"
+    carry_forward(new.view, source=source)
     keep_after_commit(new.view)
     close_when_due(new.view.evening, source=source)
     return new
@@ -349,6 +356,7 @@ def replace_hand(
     changed = ledger_mod.HandRecord(number, table, stored, parsed=hand_input)
     checked = checked_view(evening, changed)
     revise(hand, stored, None, source=source, correction=correction)
+    carry_forward(checked, source=source)
     return hand, checked
 
 
@@ -380,6 +388,7 @@ def void_hand(
     table = Table(seating_for(seatings, number).players, hand.dealer.name)
     checked = checked_view(evening, ledger_mod.HandRecord(number, table, hand.input, void=True))
     revise(hand, hand.input, reason.strip(), source=source, correction=correction)
+    carry_forward(checked, source=source)
     return hand, checked
 
 

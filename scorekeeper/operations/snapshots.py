@@ -155,7 +155,9 @@ def current_view(evening_id: int, *, for_writing: bool = False) -> EveningView |
     variant = get_variant(facts.game, facts.variant)
     # Through the replays remembered by their facts: a hand just corrected was replayed to
     # check it, with exactly these facts.
-    current = build(facts, replay(variant, facts.options, facts.records()))
+    current = build(
+        facts, replay(variant, facts.options, facts.records(), carried_in=facts.carried_in)
+    )
     # Each query reads what is committed when it runs: the facts are the stamp's only if
     # it is still the same after them. Else a write came between: read it next time.
     after = read_head(connection, evening_id)

@@ -129,6 +129,14 @@ def put_in_group(evening: Evening, group: TableGroup | None) -> None:
     """Make ``evening`` one of ``group``'s (None: of no group); everyone who sat at it
     becomes a member, or is the member their name already stands for."""
     link = db.session.get(GroupEvening, evening.id)
+    moved = link is None or group is None or link.group_id != group.id
+    carried = evening.carried is not None and evening.carried.from_evening_id is not None
+    if moved and (carried or evening.carried_on is not None):
+        refusal = msg(
+            "This evening's pot is carried from or to another evening of its group; "
+            "remove that link first."
+        )
+        raise InvalidSettingsError.single("group", refusal)
     if group is None:
         if link is not None:
             db.session.delete(link)

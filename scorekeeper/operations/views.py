@@ -203,6 +203,8 @@ def get_evening(evening_id: int, *, fresh: bool = False) -> Evening | None:
             selectinload(Evening.seatings).selectinload(Seating.seats).selectinload(Seat.player),
             selectinload(Evening.seatings).selectinload(Seating.dealer),
             selectinload(Evening.hands).selectinload(Hand.dealer),
+            selectinload(Evening.carried),
+            selectinload(Evening.carried_on),
         )
     )
     if fresh:
@@ -238,7 +240,11 @@ _replays_lock = threading.Lock()
 
 
 def replay(
-    variant: Variant, options: Mapping[str, str], hand_records: list[ledger_mod.HandRecord]
+    variant: Variant,
+    options: Mapping[str, str],
+    hand_records: list[ledger_mod.HandRecord],
+    *,
+    carried_in: int = 0,
 ) -> ledger_mod.Ledger:
     """``ledger.replay``, remembered by everything it reads.
 
@@ -253,6 +259,7 @@ def replay(
         variant.game,
         variant.key,
         tuple(sorted(options.items())),
+        carried_in,
         tuple(
             (r.number, r.table.players, r.table.dealer, r.void, json.dumps(r.facts, sort_keys=True))
             for r in hand_records
@@ -262,7 +269,7 @@ def replay(
         if (kept := _replays.get(key)) is not None:
             _replays.move_to_end(key)
             return kept
-    replayed = ledger_mod.replay(variant, options, hand_records)
+    replayed = ledger_mod.replay(variant, options, hand_records, carried_in=carried_in)
     with _replays_lock:
         _replays[key] = replayed
         while len(_replays) > REPLAYS_KEPT:
@@ -275,7 +282,7 @@ def view(evening: Evening, hand_records: list[ledger_mod.HandRecord] | None = No
     variant = get_variant(evening.game, evening.variant)
     seatings = seating_facts(evening)
     hand_records = records(evening, seatings) if hand_records is None else hand_records
-    replayed = replay(variant, evening.options, hand_records)
+    replayed = replay(variant, evening.options, hand_records, carried_in=evening.carried_in)
     upcoming = table_after(seatings, reversed(hand_records))
     return EveningView(evening, variant, seatings, replayed, upcoming)
 

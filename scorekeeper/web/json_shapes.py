@@ -12,9 +12,9 @@ from scorekeeper.core.money import cents_to_str, exact_to_str
 from scorekeeper.core.rules.base import Message
 from scorekeeper.core.rules.eisten_stalden import leaders
 from scorekeeper.core.settlement import Payment, Settlement
-from scorekeeper.db.models import Hand, HandRevision
+from scorekeeper.db.models import Evening, Hand, HandRevision
 from scorekeeper.operations import EveningSummary, EveningView
-from scorekeeper.operations.facts import HandFact
+from scorekeeper.operations.facts import EveningFacts, HandFact
 
 
 def text(message: Message, translate: Callable[[str], str] | None = None) -> str:
@@ -109,10 +109,21 @@ def evening_json(current: EveningView) -> dict[str, Any]:
         "hands": [hand_json(current, r, hands[r.record.number]) for r in current.ledger.hands],
         "balances": {p: current.ledger.balances.get(p, 0) for p in current.all_players},
         **current.ledger.common,
+        **(carried_json(evening) if current.variant.carry_choice else {}),
         "next_dealer": current.next_table.dealer,
         "next_forehand": current.next_table.forehand,
         **(tally_json(current) if current.variant.keeps_tally else {}),
         **(aufschreib_json(current) if hasattr(current.variant, "kasse_view") else {}),
+    }
+
+
+def carried_json(evening: Evening | EveningFacts) -> dict[str, Any]:
+    """The pot an evening took over and from which evening, and the evening its own pot
+    went to (docs/troggen.md §8)."""
+    return {
+        "carried_in": evening.carried_in,
+        "carried_from": evening.carried_from,
+        "carried_to": evening.carried_to,
     }
 
 

@@ -15,6 +15,9 @@ from typing import Any, Protocol
 POT = "pot"
 #: Doppen's Pagatkasse: a common account that holds money (cents), never native units.
 KASSE = "kasse"
+#: Whoever keeps the pot an earlier evening carried into this one (docs/troggen.md §8): the
+#: settlement's party that paid the carried-in jetons into the pot.
+CARRIED = "carried"
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,6 +14,7 @@ from enum import StrEnum
 from typing import Any
 
 from scorekeeper.core.rules.base import (
+    CARRIED,
     POT,
     ErrorCollector,
     HandScore,
@@ -167,6 +168,7 @@ class Troggen(Variant):
     unit_name = msg("Jetons")
     common_accounts = (POT,)
     end_rule_option = "end_pot"
+    carry_choice = "carry"
     option_specs = (
         *money_options(unit_value="0.10"),
         OptionSpec(
@@ -212,6 +214,14 @@ class Troggen(Variant):
     def initial_state(self) -> PotState:
         """An empty pot."""
         return PotState()
+
+    def carried_state(self, pot: int) -> PotState:
+        """The pot an earlier evening carried in, paid in by whoever keeps it (``CARRIED``):
+        a refund at this evening's end gives it back to them, a hand won shares it like
+        any earlier hand's stakes (§5, §8)."""
+        if pot < 0:
+            raise ValueError("a carried pot is never negative")
+        return PotState(pot, ((CARRIED, pot),) if pot else ())
 
     def common_balance(self, state: Any) -> dict[str, int]:
         """The pot's jetons."""

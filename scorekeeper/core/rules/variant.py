@@ -43,10 +43,25 @@ class Variant(ABC):
     #: Whether hands add to a tally beside the money (``HandScore.tally``, ``Ledger.tally``):
     #: Eisten-Stalden's Striche. Pages and the API show the tally only when this is set.
     keeps_tally: bool = False
+    #: The end rule's choice that leaves the pot for a later evening (Troggen's ``carry``);
+    #: None for games whose evenings cannot carry anything on.
+    carry_choice: str | None = None
 
     @abstractmethod
     def initial_state(self) -> Any:
         """The state before the first hand of an evening."""
+
+    def carried_state(self, pot: int) -> Any:
+        """The state before the first hand of an evening that opens with ``pot`` carried in
+        from an earlier one (docs/troggen.md §8); only games with ``carry_choice`` have one."""
+        raise ValueError(f"{self.game} carries nothing from one evening to the next")
+
+    def carries_on(self, options: Options) -> bool:
+        """Whether an evening under ``options`` leaves its pot for a later evening."""
+        return self.carry_choice is not None and (
+            self.end_rule_option is not None
+            and options.get(self.end_rule_option) == self.carry_choice
+        )
 
     @abstractmethod
     def parse_hand(self, raw: Mapping[str, object], table: Table, options: Options) -> HandInput:

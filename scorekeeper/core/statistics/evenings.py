@@ -14,6 +14,7 @@ from datetime import date
 
 from scorekeeper.core.ledger import HandResult, Ledger
 from scorekeeper.core.rules import get_variant
+from scorekeeper.core.rules.base import CARRIED
 
 #: What the game's native unit is called in a group's key (docs/statistics.md, "Groups").
 UNITS = {"troggen": "jetons", "doppen": "points", "troggu": "base-amounts"}
@@ -50,10 +51,10 @@ class PlayedEvening:
     def players(self) -> tuple[str, ...]:
         """Every player of the evening: seated at a hand (standing or voided) or settled.
 
-        Common accounts that the settlement lists beside the players (the pot carried on)
-        are not players.
+        Common accounts that the settlement lists beside the players (the pot carried on,
+        whoever keeps a pot carried in) are not players.
         """
-        commons = set(get_variant(self.game, self.variant).common_accounts)
+        commons = {*get_variant(self.game, self.variant).common_accounts, CARRIED}
         seen = list(self.ledger.players)
         seen += [n for n in self.money if n not in seen and n not in commons]
         return tuple(seen)

@@ -16,7 +16,7 @@ from scorekeeper.core.rules.base import ErrorCollector, InvalidSettingsError, ms
 from scorekeeper.core.statistics import compare, player_statistics, season_table
 from scorekeeper.core.validation import read_chosen, reject_unknown
 from scorekeeper.db.models import Evening, Member, TableGroup
-from scorekeeper.operations import club_statistics, table_groups
+from scorekeeper.operations import carried_pots, club_statistics, table_groups
 from scorekeeper.operations.club_statistics import Season, person_key
 from scorekeeper.web.blueprints.api import body, reply
 from scorekeeper.web.blueprints.evenings import local_today
@@ -219,3 +219,36 @@ def read_optional_number(raw: object, key: str) -> int | None:
     found = read_chosen(raw, key, errors, msg("Choose one from the list."))
     errors.raise_if_any(InvalidSettingsError)
     return found
+
+
+@bp.put("/evenings/<int:evening_id>/carried-pot")
+def put_carried_pot(evening_id: int) -> Response:
+    """Let an evening open with the pot an earlier evening of its group carries on,
+    ``{"carried_from": 12}``, or with none again, ``{"carried_from": null}``
+    (docs/troggen.md §8)."""
+    raw = body()
+
+    def make() -> Written[Response]:
+        evening = operations.get_evening(evening_id)
+        if evening is None:
+            abort(404, description=gettext("There is no evening %(id)s.", id=evening_id))
+        if not isinstance(raw, dict) or "carried_from" not in raw:
+            refusal = msg("Say which evening's pot, or null for none.")
+            raise InvalidSettingsError.single("carried_from", refusal)
+        earlier = read_optional_number(raw, "carried_from")
+        if earlier is None:
+            carried_pots.remove_link(evening, source="api")
+        else:
+            carried_pots.carry_into(evening, earlier, source="api")
+        link = evening.carried
+        return Written(
+            jsonify(
+                {
+                    "evening": evening_id,
+                    "carried_from": link.from_evening_id if link is not None else None,
+                    "carried_in": link.pot if link is not None else 0,
+                }
+            )
+        )
+
+    return write(make)

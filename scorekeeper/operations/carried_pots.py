@@ -1,0 +1,259 @@
+"""The pot an evening carries into a later evening of its group (docs/troggen.md §8).
+
+With the end rule ``carry`` an evening's pot stays open. A later evening of the same
+table group can take it over: the link is a fact of the later evening (``CarriedPot``),
+so its replay opens with the pot, and its cache and stamp stay its own. Whenever a write
+changes what the earlier evening carries (a hand recorded, corrected or voided, its end
+rule changed), ``carry_forward`` writes the new pot into the later evening as a new
+settings revision, and on along the chain, in the same transaction: money stays
+conserved across every evening of the chain.
+
+Locks are taken earlier evening first, as the chain runs, so two writes to one chain
+wait for each other instead of deadlocking.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+
+from sqlalchemy import select
+
+from scorekeeper.core.rules import get_variant
+from scorekeeper.core.rules.base import (
+    POT,
+    InvalidInputError,
+    InvalidSettingsError,
+    Message,
+    msg,
+)
+from scorekeeper.db.extensions import db
+from scorekeeper.db.models import CarriedPot, Evening, GroupEvening
+from scorekeeper.operations.errors import ensure_open
+from scorekeeper.operations.evening_revisions import add_revision
+from scorekeeper.operations.views import EveningView, checked_view, get_evening, lock_evening, view
+
+#: The field a refused link is reported under (the new-evening form's choice, the API's).
+FIELD = "carried_from"
+
+
+@dataclass(frozen=True, slots=True)
+class OpenPot:
+    """An evening whose pot waits for a later evening of its group."""
+
+    evening: Evening
+    pot: int
+
+
+def day_of(evening: Evening) -> date:
+    """The day an evening is known by: its date, or the day it was started."""
+    return evening.date or evening.created_at.date()
+
+
+def written(evening: Evening) -> str:
+    """An evening's day as messages name it, 14.11.2026 (as the pages write days)."""
+    return day_of(evening).strftime("%d.%m.%Y")
+
+
+def carried_out(current: EveningView) -> int:
+    """The jetons ``current`` leaves for a later evening: its pot under its own end rule
+    (nothing when that rule shares or refunds the pot)."""
+    if not current.variant.carries_on(current.evening.options):
+        return 0
+    return current.ledger.common.get(POT, 0)
+
+
+def open_pots(group_id: int | None = None) -> list[OpenPot]:
+    """Evenings (of one group, or of every group) whose pot is carried on but not yet
+    taken over by a later evening, newest first: what starting an evening offers."""
+    query = select(Evening).join(GroupEvening, GroupEvening.evening_id == Evening.id)
+    if group_id is not None:
+        query = query.where(GroupEvening.group_id == group_id)
+    taken = select(CarriedPot.from_evening_id).where(CarriedPot.from_evening_id.is_not(None))
+    query = query.where(Evening.id.not_in(taken))
+    found = []
+    for evening in db.session.scalars(query):
+        variant = get_variant(evening.game, evening.variant)
+        if not variant.carries_on(evening.options):
+            continue
+        current = get_evening(evening.id)
+        assert current is not None  # evenings are never deleted
+        pot = carried_out(view(current))
+        if pot > 0:
+            found.append(OpenPot(evening, pot))
+    return sorted(found, key=lambda p: (day_of(p.evening), p.evening.id), reverse=True)
+
+
+def _refuse(message: Message) -> InvalidSettingsError:
+    return InvalidSettingsError({FIELD: (message,)})
+
+
+def read_earlier(raw: object) -> int:
+    """The number of the evening whose pot is to be taken over, as sent."""
+    if isinstance(raw, bool) or not isinstance(raw, int) or raw < 1:
+        raise _refuse(msg("Choose the evening whose pot this evening takes over by its number."))
+    return raw
+
+
+def carry_into(later: Evening, earlier_id: int, *, source: str) -> CarriedPot:
+    """Let ``later`` open with the pot that evening ``earlier_id`` carries on.
+
+    Refused unless both are evenings of the same table group, of the same game and unit
+    value, the earlier one carries its pot on and has not passed it to another evening,
+    the later one is open and takes in no other pot, and the link goes round in no circle.
+    """
+    earlier = get_evening(earlier_id)
+    if earlier is None:
+        raise _refuse(msg("There is no evening {n}.", n=earlier_id))
+    if earlier.id == later.id:
+        raise _refuse(msg("An evening cannot take over its own pot."))
+    lock_evening(earlier)
+    lock_evening(later)
+    ensure_open(later)
+    problem = link_problem(earlier, later)
+    if problem is not None:
+        raise _refuse(problem)
+    link = CarriedPot(evening_id=later.id, from_evening_id=earlier.id, pot=0)
+    db.session.add(link)
+    db.session.flush()
+    _refresh(earlier, later)
+    link.pot = carried_out(view(earlier))
+    db.session.flush()
+    _refresh(later)
+    current = _checked(later)
+    add_revision(earlier, source=source)
+    add_revision(later, source=source)
+    carry_forward(current, source=source)
+    return link
+
+
+def link_problem(earlier: Evening, later: Evening) -> Message | None:
+    """Why ``later`` cannot take over ``earlier``'s pot, if it cannot."""
+    day = written(earlier)
+    if later.carried is not None:
+        return msg("This evening already takes over a pot; remove that link first.")
+    if earlier.carried_on is not None:
+        return msg("The pot of the evening of {day} went to another evening already.", day=day)
+    group = db.session.get(GroupEvening, earlier.id)
+    if group is None:
+        return msg("The evening of {day} belongs to no table group.", day=day)
+    own = db.session.get(GroupEvening, later.id)
+    if own is None or own.group_id != group.group_id:
+        return msg("Only an evening of the same table group can take over its pot.")
+    variant = get_variant(earlier.game, earlier.variant)
+    if not variant.carries_on(earlier.options):
+        return msg("The evening of {day} does not carry its pot on (its end rule).", day=day)
+    if (later.game, later.variant) != (earlier.game, earlier.variant) or any(
+        later.options.get(key) != earlier.options.get(key) for key in ("unit_value", "currency")
+    ):
+        return msg("The evening of {day} has another game or unit value.", day=day)
+    if later.id in _earlier_in_chain(earlier):
+        return msg("The evening of {day} took its pot from this one.", day=day)
+    return None
+
+
+def _earlier_in_chain(evening: Evening) -> set[int]:
+    """Every evening whose pot reached ``evening``, directly or along the chain."""
+    seen: set[int] = set()
+    link = evening.carried
+    while link is not None and link.from_evening_id is not None:
+        if link.from_evening_id in seen:
+            break
+        seen.add(link.from_evening_id)
+        link = db.session.get(CarriedPot, link.from_evening_id)
+    return seen
+
+
+def remove_link(later: Evening, *, source: str) -> None:
+    """Let ``later`` open with an empty pot again; the earlier evening's pot is open again.
+    Both keep a revision saying so."""
+    lock_evening(later)
+    link = later.carried
+    if link is None:
+        return
+    earlier = get_evening(link.from_evening_id) if link.from_evening_id is not None else None
+    if earlier is not None:
+        lock_evening(earlier)
+    ensure_open(later)
+    db.session.delete(link)
+    db.session.flush()
+    _refresh(earlier, later)
+    current = _checked(later)
+    if earlier is not None:
+        add_revision(earlier, source=source)
+    add_revision(later, source=source)
+    carry_forward(current, source=source)
+
+
+def carry_forward(current: EveningView, *, source: str) -> None:
+    """Bring the pots ``current`` carries on up to date, along the whole chain, after a
+    write that may have changed what it carries (a hand, its options). ``current`` is the
+    evening as this write leaves it.
+
+    Each later evening whose carried-in pot changes gets a new settings revision. A later
+    evening that is closed is not changed behind the back of whoever signed it: the write
+    is refused, naming it. So is one whose stored hands would no longer fit.
+    """
+    if current.evening.carried_to is None:
+        return
+    db.session.flush()
+    while (link := _link_from(current.evening.id)) is not None:
+        pot = carried_out(current)
+        if pot == link.pot:
+            return
+        later = get_evening(link.evening_id)
+        assert later is not None  # evenings are never deleted
+        lock_evening(later)
+        if later.closed_at is not None:
+            raise InvalidInputError.single(
+                FIELD,
+                msg(
+                    "This evening's pot was carried into the evening of {day}, which is "
+                    "closed: reopen that evening first, then change this one.",
+                    day=written(later),
+                ),
+            )
+        link.pot = pot
+        db.session.flush()
+        _refresh(later)
+        current = _checked(later)
+        add_revision(later, source=source)
+
+
+def passes_on(evening_id: int) -> bool:
+    """Whether the evening's pot goes on to a later evening: its writes then change that
+    evening too, so they need the ORM session (``web.writing``)."""
+    found = db.session.execute(
+        select(CarriedPot.evening_id).where(CarriedPot.from_evening_id == evening_id)
+    ).first()
+    return found is not None
+
+
+def _link_from(evening_id: int) -> CarriedPot | None:
+    """The link that carries ``evening_id``'s pot on, if any."""
+    return db.session.scalars(
+        select(CarriedPot).where(CarriedPot.from_evening_id == evening_id)
+    ).one_or_none()
+
+
+def _refresh(*evenings: Evening | None) -> None:
+    """Read the evenings' links again after this transaction changed them."""
+    for evening in evenings:
+        if evening is not None:
+            db.session.refresh(evening, ["carried", "carried_on"])
+
+
+def _checked(later: Evening) -> EveningView:
+    """Replay ``later`` with its new carried-in pot; a stored hand that no longer fits is
+    named (a Kulanz larger than the Bieterin's share now, say)."""
+    try:
+        return checked_view(later)
+    except InvalidInputError as error:
+        messages = [m for ms in error.errors.values() for m in ms]
+        raise _refuse(
+            msg(
+                "The pot carried into the evening of {day} would change, and then: {reason}",
+                day=written(later),
+                reason=messages[0],
+            )
+        ) from error

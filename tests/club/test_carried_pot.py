@@ -1,0 +1,242 @@
+"""The pot carried to the next evening of a group (docs/troggen.md §8): linked when the later
+evening starts or afterwards, a fact of the later evening, kept up to date along the chain
+whenever the earlier evening changes, and conserved across every evening of the chain."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from decimal import Decimal
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from scorekeeper.db.extensions import db
+from scorekeeper.db.models import EveningRevision
+from tests.club.test_groups import new_group
+
+EN = {"Accept-Language": "en"}
+FOUR = ["Anna", "Bert", "Clara", "Dora"]
+CARRY = {"end_pot": "carry"}
+#: Anna bids Einfach and loses: her stake and the others', 6 jetons, stay in the pot.
+LOST = {"contract": "einfach", "bidder": "Anna", "points": 20}
+#: Bert bids Einfach and wins: he takes the whole pot.
+WON = {"contract": "einfach", "bidder": "Bert", "points": 50}
+
+
+@pytest.fixture
+def chain(
+    client: FlaskClient, create_evening: Callable[..., int], record_hand: Callable[..., Any]
+) -> tuple[int, int]:
+    """A group's evening that carries a pot of 6 on, and the next evening taking it over."""
+    group = new_group(client)["id"]
+    first = create_evening(FOUR, group=group, options=CARRY, date="2026-11-14")
+    record_hand(first, LOST)
+    second = create_evening(
+        FOUR, group=group, options=CARRY, date="2026-11-21", carried_from=first
+    )
+    return first, second
+
+
+def evening(client: FlaskClient, evening_id: int) -> dict[str, Any]:
+    answer = client.get(f"/api/v1/evenings/{evening_id}")
+    assert answer.status_code == 200
+    return dict(answer.json)
+
+
+def settlement(client: FlaskClient, evening_id: int) -> dict[str, Any]:
+    answer = client.get(f"/api/v1/evenings/{evening_id}/settlement")
+    assert answer.status_code == 200, answer.json
+    return dict(answer.json)
+
+
+def net(client: FlaskClient, evening_id: int) -> dict[str, Decimal]:
+    return {p: Decimal(v) for p, v in settlement(client, evening_id)["net"].items()}
+
+
+def test_the_later_evening_opens_with_the_pot_and_both_statements_say_so(
+    client: FlaskClient, chain: tuple[int, int]
+) -> None:
+    first, second = chain
+    assert evening(client, first)["carried_to"] == second
+    assert evening(client, second)["carried_in"] == 6
+    assert evening(client, second)["carried_from"] == first
+    assert evening(client, second)["pot"] == 6
+    assert net(client, first)["pot"] == Decimal("0.60")
+    assert net(client, second) == {
+        "Anna": 0,
+        "Bert": 0,
+        "Clara": 0,
+        "Dora": 0,
+        "pot": Decimal("0.60"),
+        "carried": Decimal("-0.60"),
+    }
+
+
+def test_money_is_conserved_across_the_chain(
+    client: FlaskClient,
+    create_evening: Callable[..., int],
+    record_hand: Callable[..., Any],
+    chain: tuple[int, int],
+) -> None:
+    first, second = chain
+    record_hand(second, LOST)
+    record_hand(second, WON)
+    for each in chain:
+        assert sum(net(client, each).values()) == 0
+    players = sum(v for each in chain for p, v in net(client, each).items() if p in FOUR)
+    assert players + net(client, second).get("pot", 0) == 0
+    won = settlement(client, second)
+    # Bert took 6 carried in and 12 of tonight's stakes: the earlier pot's keeper pays him.
+    assert won["net"]["carried"] == "-0.60"
+    assert {"from": "carried", "to": "Bert", "amount": "0.60"} in won["pairwise"]
+
+
+def test_a_correction_in_the_first_evening_flows_to_the_last(
+    client: FlaskClient,
+    app: Flask,
+    create_evening: Callable[..., int],
+    record_hand: Callable[..., Any],
+    chain: tuple[int, int],
+) -> None:
+    first, second = chain
+    group = evening_group(client, first)
+    third = create_evening(FOUR, group=group, options=CARRY, carried_from=second)
+    assert evening(client, third)["carried_in"] == 6
+    before = evening(client, third)["version"]
+    voided = client.delete(f"/api/v1/evenings/{first}/hands/1", json={"reason": "misdealt"})
+    assert voided.status_code == 200, voided.json
+    assert evening(client, second)["carried_in"] == 0
+    assert evening(client, third)["carried_in"] == 0
+    assert evening(client, third)["version"] == before + 1
+    record_hand(first, LOST)
+    record_hand(first, LOST)
+    assert evening(client, second)["carried_in"] == 12
+    assert evening(client, third)["carried_in"] == 12
+    for each in (first, second, third):
+        assert sum(net(client, each).values()) == 0
+    with app.app_context():
+        kept = db.session.query(EveningRevision).filter_by(evening_id=third).all()
+        assert [r.settings.get("carried_in") for r in kept] == [None, 6, 0, 6, 12]
+
+
+def evening_group(client: FlaskClient, evening_id: int) -> int:
+    groups = client.get("/api/v1/groups").json["groups"]
+    for group in groups:
+        shown = client.get(f"/api/v1/groups/{group['id']}").json
+        if evening_id in [e["id"] for e in shown["evenings"]]:
+            return int(group["id"])
+    raise AssertionError("the evening is in no group")
+
+
+def test_changing_the_end_rule_of_the_earlier_evening_empties_the_carried_pot(
+    client: FlaskClient, chain: tuple[int, int]
+) -> None:
+    first, second = chain
+    version = evening(client, first)["version"]
+    changed = client.patch(
+        f"/api/v1/evenings/{first}", json={"version": version, "options": {"end_pot": "split"}}
+    )
+    assert changed.status_code == 200, changed.json
+    assert evening(client, second)["carried_in"] == 0
+    assert "carried" not in net(client, second)
+    version = evening(client, first)["version"]
+    client.patch(
+        f"/api/v1/evenings/{first}", json={"version": version, "options": {"end_pot": "carry"}}
+    )
+    assert evening(client, second)["carried_in"] == 6
+
+
+def test_a_closed_later_evening_refuses_the_change_and_nothing_is_stored(
+    client: FlaskClient, chain: tuple[int, int]
+) -> None:
+    first, second = chain
+    assert client.post(f"/api/v1/evenings/{second}/close").status_code == 200
+    voided = client.delete(
+        f"/api/v1/evenings/{first}/hands/1", json={"reason": "misdealt"}, headers=EN
+    )
+    assert voided.status_code == 422
+    assert "closed" in voided.json["errors"]["carried_from"][0]
+    assert evening(client, first)["hands"][0].get("void") is None
+    assert evening(client, second)["carried_in"] == 6
+    # A change that leaves the pot as it is goes through.
+    renamed = client.patch(
+        f"/api/v1/evenings/{first}",
+        json={"version": evening(client, first)["version"], "title": "Martini"},
+    )
+    assert renamed.status_code == 200
+
+
+def test_the_link_is_removed_and_made_again_afterwards(
+    client: FlaskClient, chain: tuple[int, int]
+) -> None:
+    first, second = chain
+    removed = client.put(f"/api/v1/evenings/{second}/carried-pot", json={"carried_from": None})
+    assert removed.json == {"evening": second, "carried_from": None, "carried_in": 0}
+    assert evening(client, first)["carried_to"] is None
+    assert "carried" not in net(client, second)
+    made = client.put(f"/api/v1/evenings/{second}/carried-pot", json={"carried_from": first})
+    assert made.json == {"evening": second, "carried_from": first, "carried_in": 6}
+
+
+@pytest.mark.parametrize(
+    ("make", "problem"),
+    [
+        ("own", "own pot"),
+        ("no-group", "same table group"),
+        ("split", "does not carry"),
+        ("taken", "another evening already"),
+        ("unit", "unit value"),
+        ("circle", "took its pot from this one"),
+        ("missing", "There is no evening"),
+    ],
+)
+def test_a_link_that_cannot_be_is_refused_in_words(
+    client: FlaskClient,
+    create_evening: Callable[..., int],
+    record_hand: Callable[..., Any],
+    chain: tuple[int, int],
+    make: str,
+    problem: str,
+) -> None:
+    first, second = chain
+    group = evening_group(client, first)
+    target = create_evening(FOUR, group=group, options=CARRY)
+    source = create_evening(FOUR, group=group, options=CARRY)
+    record_hand(source, LOST)
+    if make == "taken":
+        source = first
+    elif make == "own":
+        source = target
+    elif make == "no-group":
+        target = create_evening(FOUR, options=CARRY)
+    elif make == "split":
+        source = create_evening(FOUR, group=group)
+        record_hand(source, LOST)
+    elif make == "unit":
+        target = create_evening(FOUR, group=group, options={"unit_value": "0.50"})
+    elif make == "circle":
+        target, source = first, second
+    elif make == "missing":
+        source = 999
+    answer = client.put(
+        f"/api/v1/evenings/{target}/carried-pot", json={"carried_from": source}, headers=EN
+    )
+    assert answer.status_code == 422, answer.json
+    assert problem in answer.json["errors"]["carried_from"][0]
+
+
+def test_a_linked_evening_keeps_its_group(client: FlaskClient, chain: tuple[int, int]) -> None:
+    first, _ = chain
+    other = new_group(client, "Montagsrunde")["id"]
+    moved = client.put(f"/api/v1/evenings/{first}/group", json={"group": other}, headers=EN)
+    assert moved.status_code == 422
+    assert "remove that link first" in moved.json["errors"]["group"][0]
+
+
+def test_a_player_cannot_be_called_like_the_carried_pot(client: FlaskClient) -> None:
+    answer = client.post(
+        "/api/v1/evenings", json={"game": "troggen", "players": [*FOUR[:3], "Carried"]}
+    )
+    assert answer.status_code == 422
