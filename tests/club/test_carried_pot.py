@@ -33,9 +33,7 @@ def chain(
     group = new_group(client)["id"]
     first = create_evening(FOUR, group=group, options=CARRY, date="2026-11-14")
     record_hand(first, LOST)
-    second = create_evening(
-        FOUR, group=group, options=CARRY, date="2026-11-21", carried_from=first
-    )
+    second = create_evening(FOUR, group=group, options=CARRY, date="2026-11-21", carried_from=first)
     return first, second
 
 

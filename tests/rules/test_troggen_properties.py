@@ -47,11 +47,13 @@ PROPERTY = settings(max_examples=150)
 
 @dataclass(frozen=True)
 class Evening:
-    """A recorded evening: its options, its hands and the table that would play on."""
+    """A recorded evening: its options, its hands and the table that would play on, and
+    the pot an earlier evening carried in."""
 
     options: Mapping[str, str]
     records: tuple[HandRecord, ...]
     next_table: Table
+    carried_in: int = 0
 
 
 @st.composite
@@ -145,14 +147,22 @@ def changed_table(draw: st.DrawFn, table: Table) -> Table:
 
 
 @st.composite
-def evenings(draw: st.DrawFn, min_hands: int = 0, max_hands: int = 14) -> Evening:
-    """A whole evening as the table records it, hand by hand."""
+def evenings(
+    draw: st.DrawFn,
+    min_hands: int = 0,
+    max_hands: int = 14,
+    *,
+    carried_in: int = 0,
+    end_rule: str | None = None,
+) -> Evening:
+    """A whole evening as the table records it, hand by hand; opening with ``carried_in``
+    jetons an earlier evening left, and ending by ``end_rule`` when one is given."""
     n = draw(st.sampled_from([4, 5, 6]))
     chosen = {
         "threshold": draw(st.sampled_from(["fixed-35", "half-up"])),
         "partner_rounding": draw(st.sampled_from(["nearest", "floor"])),
         "last_trick_payers": draw(st.sampled_from(["all-others", "defenders"])),
-        "end_pot": draw(st.sampled_from(END_RULES)),
+        "end_pot": end_rule or draw(st.sampled_from(END_RULES)),
         "unit_value": draw(st.sampled_from(["0.10", "0.05", "0.03", "0.25", "1"])),
         "coin": draw(st.sampled_from(["0.05", "0.01", "0.10", "0.20"])),
     }
@@ -160,7 +170,7 @@ def evenings(draw: st.DrawFn, min_hands: int = 0, max_hands: int = 14) -> Evenin
     count = draw(st.integers(min_hands, max_hands))
     change_at = draw(st.none() | st.integers(2, max(2, count)))
     table = Table(PLAYERS[:n], draw(st.sampled_from(PLAYERS[:n])))
-    state = TROGGEN.initial_state()
+    state = TROGGEN.carried_state(carried_in)
     records = []
     for number in range(1, count + 1):
         if number == change_at:
@@ -171,12 +181,12 @@ def evenings(draw: st.DrawFn, min_hands: int = 0, max_hands: int = 14) -> Evenin
         )
         records.append(HandRecord(number, table, facts))
         table = Table(table.players, table.after(table.dealer))
-    return Evening(options, tuple(records), table)
+    return Evening(options, tuple(records), table, carried_in)
 
 
 def play(evening: Evening) -> Ledger:
     """The evening's ledger."""
-    return replay(TROGGEN, evening.options, evening.records)
+    return replay(TROGGEN, evening.options, evening.records, carried_in=evening.carried_in)
 
 
 def replay_or_error(
