@@ -78,7 +78,7 @@ def test_money_is_conserved_across_the_chain(
     record_hand: Callable[..., Any],
     chain: tuple[int, int],
 ) -> None:
-    first, second = chain
+    _first, second = chain
     record_hand(second, LOST)
     record_hand(second, WON)
     for each in chain:

@@ -4,6 +4,8 @@ and across the chain the players and the last pot sum to zero."""
 
 from __future__ import annotations
 
+import itertools
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -54,7 +56,7 @@ def test_every_evening_of_a_chain_balances_and_the_chain_conserves_the_jetons(
         assert result.final.get(CARRIED, 0) == -evening.carried_in
         finals.append(result.final)
     # Whoever keeps the pot hands on exactly what the evening before left in it.
-    for before, after in zip(finals, finals[1:], strict=False):
+    for before, after in itertools.pairwise(finals):
         assert before.get(POT, 0) + after.get(CARRIED, 0) == 0
     players = sum(v for final in finals for p, v in final.items() if p not in (POT, CARRIED))
     assert players + finals[-1].get(POT, 0) == chain[0].carried_in
