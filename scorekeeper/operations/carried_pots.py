@@ -45,6 +45,39 @@ class OpenPot:
     pot: int
 
 
+@dataclass(frozen=True, slots=True)
+class Carried:
+    """One side of a carried pot as an evening's pages name it: the other evening (None:
+    not in this installation), its day, and the jetons."""
+
+    evening_id: int | None
+    day: date | None
+    pot: int
+
+
+@dataclass(frozen=True, slots=True)
+class Links:
+    """The pot an evening took over (``came``) and the one it passed on (``went``)."""
+
+    came: Carried | None
+    went: Carried | None
+
+
+def links(evening_id: int) -> Links:
+    """What an evening's statement and settlement say about carried pots."""
+    came = db.session.get(CarriedPot, evening_id)
+    went = _link_from(evening_id)
+    return Links(
+        _side(came.from_evening_id, came.pot) if came is not None else None,
+        _side(went.evening_id, went.pot) if went is not None else None,
+    )
+
+
+def _side(evening_id: int | None, pot: int) -> Carried:
+    other = db.session.get(Evening, evening_id) if evening_id is not None else None
+    return Carried(evening_id, day_of(other) if other is not None else None, pot)
+
+
 def day_of(evening: Evening) -> date:
     """The day an evening is known by: its date, or the day it was started."""
     return evening.date or evening.created_at.date()

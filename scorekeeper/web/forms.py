@@ -108,13 +108,15 @@ def new_evening_form(
     *,
     seats: int = 0,
     groups: Sequence[tuple[str, str]] = (),
+    pots: Sequence[tuple[str, str]] = (),
 ) -> FlaskForm:
     """The new-evening form for ``variant``: seats, first dealer, and every house rule.
 
     It has a seat for each player the game allows, or ``seats`` when more names were typed
     (for another game): a name is never dropped, and the count is refused with its reason.
     ``groups`` (number, name): the table groups the evening may join, none by default; the
-    choice is left out when there are none.
+    choice is left out when there are none. ``pots`` (number, label): the evenings whose
+    carried pot it may take over (docs/troggen.md §8), likewise.
     """
 
     class Form(FlaskForm):  # type: ignore[misc]
@@ -126,6 +128,14 @@ def new_evening_form(
             choices=choice_list([("", _l("No group")), *groups]),
             validate_choice=False,
             description=_l("The evening counts in this group's season table."),
+        )
+
+    if pots:
+        Form.carried_from = SelectField(
+            _l("Pot carried from an earlier evening"),
+            choices=choice_list([("", _l("None")), *pots]),
+            validate_choice=False,
+            description=_l("The evening opens with that pot and joins that evening's group."),
         )
 
     count = max(min(SEATS, variant.max_players), min(SEATS, seats))
@@ -148,13 +158,20 @@ def game_changed_form(
     formdata: Any,
     today: date | None = None,
     groups: Sequence[tuple[str, str]] = (),
+    pots: Sequence[tuple[str, str]] = (),
 ) -> FlaskForm:
     """The new-evening form for another game, keeping what was typed for the previous one
     (``KEPT_ON_GAME_CHANGE`` and the names), with the new game's house rules."""
     seats = typed_seats(formdata)
-    typed = new_evening_form(variant, render, formdata=formdata, seats=seats, groups=groups)
-    form = new_evening_form(variant, render, today=today, seats=seats, groups=groups)
-    kept = (*KEPT_ON_GAME_CHANGE, *(["group"] if groups else []))
+    typed = new_evening_form(
+        variant, render, formdata=formdata, seats=seats, groups=groups, pots=pots
+    )
+    form = new_evening_form(variant, render, today=today, seats=seats, groups=groups, pots=pots)
+    kept = (
+        *KEPT_ON_GAME_CHANGE,
+        *(["group"] if groups else []),
+        *(["carried_from"] if pots else []),
+    )
     for name in (*kept, *(f"seat_{i}" for i in range(form.seat_count))):
         form[name].data = typed[name].data
     return form
@@ -210,17 +227,19 @@ def new_evening_body(form: FlaskForm, variant: Variant) -> dict[str, object]:
         "players": names,
         "first_dealer": dealer or (names[0] if names else None),
         "options": {key: form[f"opt_{key}"].data or None for key in form.option_keys},
-        **chosen_group(form),
+        **chosen(form, "group"),
+        **chosen(form, "carried_from"),
     }
 
 
-def chosen_group(form: FlaskForm) -> dict[str, object]:
-    """The table group chosen, as the body's ``group`` (none chosen or none offered: left
-    out); what is not a number is passed on as typed, for the operation to refuse."""
-    if "group" not in form or not form.group.data:
+def chosen(form: FlaskForm, field: str) -> dict[str, object]:
+    """The choice of ``field`` (the table group, the carried pot), as the body's key of
+    that name (none chosen or none offered: left out); what is not a number is passed on
+    as typed, for the operation to refuse."""
+    if field not in form or not form[field].data:
         return {}
-    value = str(form.group.data)
-    return {"group": int(value) if value.isdigit() and len(value) < 10 else value}
+    value = str(form[field].data)
+    return {field: int(value) if value.isdigit() and len(value) < 10 else value}
 
 
 def seating_form(

@@ -14,6 +14,7 @@ from flask.testing import FlaskClient
 
 from scorekeeper.db.extensions import db
 from scorekeeper.db.models import EveningRevision
+from tests.club.test_group_pages import pdf_text
 from tests.club.test_groups import new_group
 
 EN = {"Accept-Language": "en"}
@@ -238,3 +239,79 @@ def test_a_player_cannot_be_called_like_the_carried_pot(client: FlaskClient) -> 
         "/api/v1/evenings", json={"game": "troggen", "players": [*FOUR[:3], "Carried"]}
     )
     assert answer.status_code == 422
+
+
+def test_the_group_page_offers_the_open_pot_and_starts_the_next_evening_with_it(
+    client: FlaskClient, create_evening: Callable[..., int], record_hand: Callable[..., Any]
+) -> None:
+    group = new_group(client)["id"]
+    first = create_evening(FOUR, group=group, options=CARRY, date="2026-11-14", title="Martini")
+    record_hand(first, LOST)
+    page = client.get(f"/groups/{group}", headers=EN).text
+    assert "The evening of 14.11.2026 carries its pot on: 6 jetons." in page
+    start = f"/evenings/new?variant=troggen/blumenstein-2015&amp;carried_from={first}"
+    assert start in page
+    form = client.get(start.replace("&amp;", "&"), headers=EN).text
+    assert f'<option selected value="{first}">' in form or f'value="{first}" selected' in form
+    assert "Martini · 6 jetons" in form
+    assert 'value="Dora"' in form
+    body = {
+        "variant": "troggen/blumenstein-2015",
+        **{f"seat_{i}": name for i, name in enumerate(FOUR)},
+        "dealer_seat": "0",
+        "date": "2026-11-21",
+        "opt_unit_value": "0.10",
+        "opt_currency": "CHF",
+        "opt_coin": "0.05",
+        "opt_end_pot": "carry",
+        "opt_threshold": "fixed-35",
+        "opt_partner_rounding": "nearest",
+        "opt_last_trick_payers": "all-others",
+        "carried_from": str(first),
+    }
+    started = client.post("/evenings", data=body, headers=EN)
+    assert started.status_code == 303, started.text
+    second = int(started.headers["Location"].rsplit("/", 1)[-1])
+    assert evening(client, second)["carried_in"] == 6
+    assert evening_group(client, second) == group
+    table = client.get(f"/evenings/{second}", headers=EN).text
+    assert "opened with 6 jetons carried in" in table
+    later = client.get(f"/evenings/{second}/settlement", headers=EN).text
+    assert "Pot carried from the evening of" in later
+    assert "14.11.2026</a>: 6 jetons." in later
+    assert "Pot from 14.11.2026" in later
+    earlier = client.get(f"/evenings/{first}/settlement", headers=EN).text
+    assert "21.11.2026</a>: 6 jetons." in earlier
+    offered = client.get(f"/groups/{group}", headers=EN).text
+    assert "14.11.2026 carries its pot on" not in offered
+    assert "21.11.2026 carries its pot on: 6 jetons." in offered
+    printed = client.get(f"/evenings/{second}/settlement.pdf", headers=EN)
+    assert printed.status_code == 200
+    words = pdf_text(printed.data)
+    assert "Pot carried from the evening of 14.11.2026: 6 jetons." in words
+    assert "Pot from 14.11.2026" in words
+
+
+def test_a_refused_pot_on_the_form_is_said_at_its_field(
+    client: FlaskClient, create_evening: Callable[..., int], record_hand: Callable[..., Any]
+) -> None:
+    group = new_group(client)["id"]
+    first = create_evening(FOUR, group=group, options=CARRY)
+    record_hand(first, LOST)
+    body = {
+        "variant": "troggen/blumenstein-2015",
+        **{f"seat_{i}": name for i, name in enumerate(FOUR)},
+        "dealer_seat": "0",
+        "opt_unit_value": "0.50",
+        "opt_currency": "CHF",
+        "opt_coin": "0.05",
+        "opt_end_pot": "carry",
+        "opt_threshold": "fixed-35",
+        "opt_partner_rounding": "nearest",
+        "opt_last_trick_payers": "all-others",
+        "carried_from": str(first),
+    }
+    refused = client.post("/evenings", data=body, headers=EN)
+    assert refused.status_code == 422
+    assert "has another game or unit value" in refused.text
+    assert len(client.get("/api/v1/evenings").json["evenings"]) == 1

@@ -17,16 +17,18 @@ from flask import (
     session,
     url_for,
 )
-from flask_babel import get_locale, gettext, to_user_timezone
+from flask_babel import get_locale, gettext, ngettext, to_user_timezone
+from flask_wtf import FlaskForm
 from sqlalchemy import select
 from werkzeug.wrappers import Response
 
 from scorekeeper import LANGUAGES, operations
 from scorekeeper.core.rules import VARIANTS, get_variant
 from scorekeeper.core.rules.base import InvalidInputError
+from scorekeeper.core.rules.variant import Variant
 from scorekeeper.db.extensions import db
 from scorekeeper.db.models import Evening, Player
-from scorekeeper.operations import table_groups
+from scorekeeper.operations import carried_pots, table_groups
 from scorekeeper.web import access
 from scorekeeper.web.blueprints.hands import blank_entry, form_context, load_current, new_form
 from scorekeeper.web.forms import (
@@ -41,6 +43,7 @@ from scorekeeper.web.forms import (
     settings_form,
     typed_seats,
 )
+from scorekeeper.web.jinja_filters import day
 from scorekeeper.web.json_shapes import text
 from scorekeeper.web.redirects import safe_referrer
 from scorekeeper.web.writing import Answered, Written, write
@@ -111,11 +114,55 @@ def group_choices() -> list[tuple[str, str]]:
     return [(str(g.id), g.name) for g in table_groups.all_groups()]
 
 
+def pot_choices(variant: Variant) -> list[tuple[str, str]]:
+    """The carried pots a new evening of ``variant`` may take over (docs/troggen.md §8):
+    for whoever may manage the groups, of games that carry pots on, newest first."""
+    if not variant.carry_choice or not access.may_manage_installation():
+        return []
+    return [
+        (str(open_pot.evening.id), pot_label(open_pot))
+        for open_pot in carried_pots.open_pots()
+        if (open_pot.evening.game, open_pot.evening.variant) == (variant.game, variant.key)
+    ]
+
+
+def pot_label(open_pot: carried_pots.OpenPot) -> str:
+    """An open pot as the choice names it: group, day, title and jetons."""
+    evening = open_pot.evening
+    group = table_groups.group_of(evening)
+    parts = [group.name if group else "", day(carried_pots.day_of(evening)), evening.title]
+    jetons = ngettext("%(num)s jeton", "%(num)s jetons", open_pot.pot)
+    return " · ".join([*(part for part in parts if part), jetons])
+
+
+def prefilled(form: FlaskForm, pots: list[tuple[str, str]]) -> None:
+    """Start the next evening of a group from the address ``?carried_from=12`` (the group
+    page's link): that pot chosen, the group, the table and the house rules of the
+    evening it comes from, which the table corrects where tonight differs."""
+    wanted = request.args.get("carried_from", "")
+    if wanted not in dict(pots):
+        return
+    earlier = operations.get_evening(int(wanted))
+    assert earlier is not None  # it is one of the open pots
+    form.carried_from.data = wanted
+    group = table_groups.group_of(earlier)
+    if group is not None and "group" in form:
+        form.group.data = str(group.id)
+    names = earlier.seatings[-1].names
+    for i, name in enumerate(names[: form.seat_count]):
+        form[f"seat_{i}"].data = name
+    for key, value in earlier.options.items():
+        if f"opt_{key}" in form:
+            form[f"opt_{key}"].data = value
+
+
 @bp.get("/evenings/new")
 def new() -> str:
     """The new-evening form."""
     variant = get_variant(*chosen_variant())
-    form = new_evening_form(variant, text, today=local_today(), groups=group_choices())
+    pots = pot_choices(variant)
+    form = new_evening_form(variant, text, today=local_today(), groups=group_choices(), pots=pots)
+    prefilled(form, pots)
     return render_template(
         "evenings/new.html", form=form, variant=variant, games=VARIANTS, known=known_players()
     )
@@ -129,7 +176,12 @@ def create() -> Response | str | tuple[str, int]:
     variant = get_variant(*chosen)
     if request.form.get("shown", "/".join(chosen)) != "/".join(chosen):
         form = game_changed_form(
-            variant, text, request.form, today=local_today(), groups=group_choices()
+            variant,
+            text,
+            request.form,
+            today=local_today(),
+            groups=group_choices(),
+            pots=pot_choices(variant),
         )
         return render_template(
             "evenings/new.html",
@@ -145,6 +197,7 @@ def create() -> Response | str | tuple[str, int]:
         formdata=request.form,
         seats=typed_seats(request.form),
         groups=group_choices(),
+        pots=pot_choices(variant),
     )
     form.validate()
 

@@ -23,7 +23,7 @@ from scorekeeper import operations
 from scorekeeper.core.rules import get_variant
 from scorekeeper.core.rules.base import InvalidInputError
 from scorekeeper.db.models import Evening
-from scorekeeper.operations import evening_archives, payments_ticked
+from scorekeeper.operations import carried_pots, evening_archives, payments_ticked
 from scorekeeper.operations.club_statistics import evening_highlights
 from scorekeeper.web import csv_exports, json_limits
 from scorekeeper.web.hand_forms import hand_form
@@ -108,6 +108,7 @@ def settlement_pdf_bytes(evening: Evening, asked: str | None) -> bytes:
         rounding=rounding,
         rows=payments_ticked.payment_rows(result.transfers, payments_ticked.ticks_of(evening))[0],
         highlights=evening_highlights(current),
+        carry=carried_pots.links(evening.id),
     )
 
 

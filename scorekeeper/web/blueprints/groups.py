@@ -21,7 +21,7 @@ from scorekeeper.core.rules.base import InvalidSettingsError, msg
 from scorekeeper.core.statistics import compare, player_statistics, season_table
 from scorekeeper.db.extensions import db
 from scorekeeper.db.models import Evening, GroupEvening, Member, TableGroup
-from scorekeeper.operations import club_statistics, table_groups
+from scorekeeper.operations import carried_pots, club_statistics, table_groups
 from scorekeeper.operations.club_statistics import Filters, Season, person_key, year_of
 from scorekeeper.web import club_forms, club_pages
 from scorekeeper.web.blueprints.evenings import local_today
@@ -143,6 +143,7 @@ def render_group(group: TableGroup, refused: dict[str, Any] | None = None) -> st
         evening_label=evening_label,
         put_in=forms.get("evening") or club_forms.evening_form(offered),
         offered=offered,
+        open_pots=carried_pots.open_pots(group.id),
     )
 
 

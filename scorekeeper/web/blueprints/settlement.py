@@ -11,7 +11,7 @@ from scorekeeper import operations
 from scorekeeper.core.rules.base import InvalidInputError
 from scorekeeper.core.settlement import Payment
 from scorekeeper.db.models import Evening
-from scorekeeper.operations import payments_ticked
+from scorekeeper.operations import carried_pots, payments_ticked
 from scorekeeper.operations.club_statistics import evening_highlights
 from scorekeeper.web.json_shapes import text
 from scorekeeper.web.presentation import chart, exact_money, tally_view
@@ -111,6 +111,7 @@ def render_page(evening: Evening, asked: str | None, problems: list[str] | None 
         chart=chart(current, result),
         problems=problems or [],
         highlights=evening_highlights(current),
+        carry=carried_pots.links(evening.id),
     )
 
 
