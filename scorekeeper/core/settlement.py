@@ -100,13 +100,19 @@ def nets(
 
     ``next_table`` is the table as it would play on (its dealer the next dealer): the pot
     split goes to those players, remainders starting with the next forehand. A pot carried
-    in from an earlier evening makes whoever keeps it (``CARRIED``) one more party, owed
-    nothing and owing the jetons it brought, unless this evening's rule gives them back.
+    in from an earlier evening makes whoever keeps it (``CARRIED``) one more party, owing
+    the jetons it brought (less any refund); when this evening carries its pot on too, the
+    two are one pile, and the pot's entry is only what it gained or lost tonight.
     """
     rule = rule or (options[variant.end_rule_option] if variant.end_rule_option else None)
     closing = variant.close_evening(ledger.state, next_table, options, rule=rule)
     totals = {**ledger.balances, **ledger.common}
-    if ledger.carried_in:
+    if ledger.carried_in and rule == variant.carry_choice:
+        # The pot taken in goes on with what tonight added: one pile, whose keeper hands
+        # nothing to himself. The pot's entry is what it won or lost tonight.
+        (pot,) = variant.common_accounts
+        totals[pot] -= ledger.carried_in
+    elif ledger.carried_in:
         totals[CARRIED] = -ledger.carried_in
     money = dict(ledger.money)
     for line in closing:
@@ -140,6 +146,9 @@ def settle(
     found = nets(variant, options, ledger, next_table, rule=rule)
     parties = list(found.parties)
     pair_exact = pairwise_exact(ledger, found.closing, variant.common_accounts, unit=found.unit)
+    if ledger.carried_in and CARRIED not in found.net:
+        (pot,) = variant.common_accounts
+        pair_exact = merged(pair_exact, CARRIED, pot)
     pairs = round_pairwise(pair_exact, found.net, found.coin, parties)
     transfers = fewest_transfers(found.net, parties)
     return Settlement(
@@ -152,6 +161,24 @@ def settle(
         pairs,
         found.final_money,
     )
+
+
+def merged(
+    exact: Mapping[tuple[str, str], Fraction], gone: str, into: str
+) -> dict[tuple[str, str], Fraction]:
+    """The pairwise table with party ``gone`` counted as ``into`` (the pot taken in and the
+    pot carried on, one pile): what passed between the two vanishes."""
+    summed: dict[tuple[str, str], Fraction] = {}
+    for (a, b), amount in exact.items():
+        a, b = (into if a == gone else a), (into if b == gone else b)
+        if a != b:
+            summed[(a, b)] = summed.get((a, b), Fraction(0)) + amount
+    out = {}
+    for (a, b), amount in summed.items():
+        net = amount - summed.get((b, a), Fraction(0))
+        if net > 0:
+            out[(a, b)] = net
+    return out
 
 
 def party_order(players: Sequence[str], next_table: Table) -> list[str]:

@@ -137,3 +137,40 @@ def test_the_group_and_a_comparison_read_at_every_size(
     assert page.get_by_role("heading", name=f"{LONG} und Bert").is_visible()
     assert "Eisten-Stalden: Geld" not in page.inner_text("main")  # no money kept there
     look(page, "de-compare")
+
+
+@pytest.mark.parametrize("size", [PORTRAIT, PHONE], ids=["portrait", "phone"])
+def test_the_next_evening_starts_with_the_pot_carried_on(
+    open_page: OpenPage, live_server: LiveServer, size: tuple[int, int]
+) -> None:
+    """docs/troggen.md §8: the group page offers the open pot, the form comes filled in,
+    and the new evening's settlement says where its pot came from."""
+    group = int(live_server.api("POST", "/groups", {"name": f"Freitag {size[0]}"})["id"])
+    body = {
+        "game": "troggen",
+        "players": ["Anna", "Bert", "Clara", "Dora"],
+        "first_dealer": "Dora",
+        "group": group,
+        "date": "2026-11-14",
+        "options": {"currency": "CHF", "end_pot": "carry"},
+    }
+    earlier = int(live_server.api("POST", "/evenings", body)["id"])
+    live_server.hand(earlier, {"contract": "einfach", "bidder": "Anna", "points": 20})
+    page = open_page("en", size, javascript=False)
+    page.goto(f"/groups/{group}")
+    assert problems_on(page) == []
+    look(page, "en-group-open-pot")
+    page.get_by_role("link", name="Start the next evening with this pot").click()
+    page.wait_for_url("**/evenings/new?**")
+    assert page.get_by_label("Pot carried from an earlier evening").input_value() == str(earlier)
+    assert page.get_by_role("combobox", name="Seat 1").input_value() == "Anna"
+    assert problems_on(page) == []
+    look(page, "en-new-with-pot")
+    page.get_by_role("button", name="Start the evening").click()
+    page.wait_for_url("**/evenings/*")
+    assert "opened with 6 jetons carried in" in page.inner_text("main")
+    later = page.url.rstrip("/").rsplit("/", 1)[-1]
+    page.goto(f"/evenings/{later}/settlement")
+    assert problems_on(page) == []
+    assert "Pot carried from the evening of 14.11.2026: 6 jetons." in page.inner_text("main")
+    look(page, "en-settlement-carried-in")

@@ -63,14 +63,8 @@ def test_the_later_evening_opens_with_the_pot_and_both_statements_say_so(
     assert evening(client, second)["carried_from"] == first
     assert evening(client, second)["pot"] == 6
     assert net(client, first)["pot"] == Decimal("0.60")
-    assert net(client, second) == {
-        "Anna": 0,
-        "Bert": 0,
-        "Clara": 0,
-        "Dora": 0,
-        "pot": Decimal("0.60"),
-        "carried": Decimal("-0.60"),
-    }
+    # Tonight carries its pot on too: one pile, and nothing happened to it yet.
+    assert net(client, second) == {"Anna": 0, "Bert": 0, "Clara": 0, "Dora": 0}
 
 
 def test_money_is_conserved_across_the_chain(
@@ -85,11 +79,11 @@ def test_money_is_conserved_across_the_chain(
     for each in chain:
         assert sum(net(client, each).values()) == 0
     players = sum(v for each in chain for p, v in net(client, each).items() if p in FOUR)
-    assert players + net(client, second).get("pot", 0) == 0
+    assert players + evening(client, second)["pot"] * Decimal("0.10") == 0
     won = settlement(client, second)
-    # Bert took 6 carried in and 12 of tonight's stakes: the earlier pot's keeper pays him.
-    assert won["net"]["carried"] == "-0.60"
-    assert {"from": "carried", "to": "Bert", "amount": "0.60"} in won["pairwise"]
+    # Bert took the 6 carried in and tonight's 6 stakes and his own: the pot pays him.
+    assert won["net"]["pot"] == "-0.60"
+    assert {"from": "pot", "to": "Bert", "amount": "0.60"} in won["pairwise"]
 
 
 def test_a_correction_in_the_first_evening_flows_to_the_last(
@@ -279,7 +273,6 @@ def test_the_group_page_offers_the_open_pot_and_starts_the_next_evening_with_it(
     later = client.get(f"/evenings/{second}/settlement", headers=EN).text
     assert "Pot carried from the evening of" in later
     assert "14.11.2026</a>: 6 jetons." in later
-    assert "Pot from 14.11.2026" in later
     earlier = client.get(f"/evenings/{first}/settlement", headers=EN).text
     assert "21.11.2026</a>: 6 jetons." in earlier
     offered = client.get(f"/groups/{group}", headers=EN).text
@@ -289,7 +282,27 @@ def test_the_group_page_offers_the_open_pot_and_starts_the_next_evening_with_it(
     assert printed.status_code == 200
     words = pdf_text(printed.data)
     assert "Pot carried from the evening of 14.11.2026: 6 jetons." in words
+
+
+def test_an_evening_that_shares_the_pot_out_names_who_keeps_the_one_carried_in(
+    client: FlaskClient, chain: tuple[int, int]
+) -> None:
+    first, second = chain
+    version = evening(client, second)["version"]
+    shared = {"version": version, "options": {"end_pot": "split"}}
+    assert client.patch(f"/api/v1/evenings/{second}", json=shared).status_code == 200
+    assert net(client, second) == {
+        "Anna": Decimal("0.10"),
+        "Bert": Decimal("0.20"),
+        "Clara": Decimal("0.20"),
+        "Dora": Decimal("0.10"),
+        "carried": Decimal("-0.60"),
+    }
+    page = client.get(f"/evenings/{second}/settlement", headers=EN).text
+    assert "Pot from 14.11.2026 pays" in page
+    words = pdf_text(client.get(f"/evenings/{second}/settlement.pdf", headers=EN).data)
     assert "Pot from 14.11.2026" in words
+    assert evening(client, first)["carried_to"] == second
 
 
 def test_a_refused_pot_on_the_form_is_said_at_its_field(
