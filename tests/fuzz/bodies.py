@@ -200,6 +200,10 @@ VALID_BODIES: dict[str, Bodies] = {
     "groups_api.member_statistics": none,
     "groups_api.compare_members": none,
     "groups_api.put_evening": lambda w, v: [{"group": g} for g in [*w.groups, None]],
+    "groups_api.put_carried_pot": lambda w, v: [
+        *({"carried_from": e.id} for e in w.evenings[:3]),
+        {"carried_from": None},
+    ],
     "tournament_api.index": none,
     "tournament_api.create": new_tournament,
     "tournament_api.login": lambda w, v: [{"password": PASSWORD}, {"password": "wrong-one"}],
