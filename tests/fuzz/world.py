@@ -337,6 +337,24 @@ def _tournament(client: FlaskClient, names: list[str], **extra: Any) -> tuple[in
     return int(created["id"]), str(created["token"])
 
 
+def _carried_chain(client: FlaskClient, headers: dict[str, str]) -> list[int]:
+    """Two Troggen evenings of a group, the first carrying its pot into the second
+    (docs/troggen.md §8): a write to the first changes the second too."""
+    group = _ok(client.post("/api/v1/groups", json={"name": "Kette"}, headers=headers), 201)
+    body = {
+        "game": "troggen",
+        "players": ["Anna", "Bert", "Clara", "Dora"],
+        "group": group["id"],
+        "options": {"end_pot": "carry"},
+    }
+    first = _ok(client.post("/api/v1/evenings", json=body, headers=headers), 201)["id"]
+    lost = {"contract": "einfach", "bidder": "Anna", "points": 20}
+    _ok(client.post(f"/api/v1/evenings/{first}/hands", json=lost, headers=headers), 201)
+    later = {**body, "carried_from": first}
+    second = _ok(client.post("/api/v1/evenings", json=later, headers=headers), 201)["id"]
+    return [first, second]
+
+
 def build(folder: Path) -> World:
     """Create the app on a fresh database in ``folder`` and fill it."""
     path = folder / "fuzz.sqlite"
@@ -391,6 +409,7 @@ def build(folder: Path) -> World:
     for tournament in (started, over):
         rounds = _ok(organiser.get(f"/api/v1/tournaments/{tournament}/rounds", headers=headers))
         tables += [t["evening"] for r in rounds["rounds"] for t in r["tables"]]
+    ids += _carried_chain(organiser, headers)
     for evening in ids + tables:
         data = _ok(organiser.get(f"/api/v1/evenings/{evening}", headers=headers))
         world.evenings.append(
