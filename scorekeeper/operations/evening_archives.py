@@ -18,7 +18,9 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from typing import Any
 
+from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import object_session
 
 from scorekeeper import operations
 from scorekeeper.core import ledger as ledger_mod
@@ -38,6 +40,7 @@ from scorekeeper.core.rules.variant import Variant
 from scorekeeper.core.validation import LANGUAGES, RESERVED, name_key
 from scorekeeper.db.extensions import db
 from scorekeeper.db.models import (
+    CarriedPot,
     Evening,
     EveningRevision,
     Hand,
@@ -47,9 +50,10 @@ from scorekeeper.db.models import (
     Seating,
 )
 from scorekeeper.operations import table_groups
+from scorekeeper.operations.evening_revisions import add_revision
 from scorekeeper.operations.evenings import MAX_SEATINGS
 from scorekeeper.operations.hands import MAX_HANDS
-from scorekeeper.operations.views import replay, table_after
+from scorekeeper.operations.views import locks_rows, replay, table_after, take_lock
 
 #: The largest number a hand, seating or version can have: what an integer column holds
 #: on PostgreSQL (SQLite would take more, and fail only past 2**63).
@@ -77,13 +81,28 @@ ARCHIVE_KEYS = {
     "seatings",
     "hands",
     "group",
+    "carried",
 }
 #: The table group of an evening that belongs to one (left out otherwise, as in archives
 #: written before groups): its name, and the member each name at the table stands for.
 GROUP_KEYS = {"name", "members"}
+#: The pot an evening took over from an earlier one (left out when it took over none, as
+#: in archives written before carried pots), and which evening that was, if known.
+CARRIED_KEYS = {"pot", "from"}
+CARRIED_FROM_KEYS = {"game", "variant", "created_at"}
 EVENING_KEYS = {"game", "variant", "title", "place", "date", "options", "created_at"}
 SETTINGS_REVISION_KEYS = {"version", "settings", "at", "source"}
-SETTINGS_KEYS = {"title", "place", "date", "first_dealer", "options", "language", "closed"}
+SETTINGS_KEYS = {
+    "title",
+    "place",
+    "date",
+    "first_dealer",
+    "options",
+    "language",
+    "closed",
+    "carried_in",
+    "carried_to",
+}
 SEATING_KEYS = {"from_hand", "players", "dealer", "created_at"}
 HAND_KEYS = {"number", "dealer", "input", "void_reason", "created_at", "revisions"}
 REVISION_KEYS = {"version", "input", "void_reason", "at", "source", "correction"}
@@ -96,13 +115,53 @@ def stamp(value: datetime) -> str:
     return value.isoformat().replace("+00:00", "Z")
 
 
+def identity(game: object, variant: object, created_at: object) -> tuple[str, str, str]:
+    """What tells one evening from every other: its game and the moment it was started.
+
+    Names are left out on purpose: an evening whose guest was anonymised after the backup
+    is still the same evening, and restoring must not bring the name back.
+    """
+    when = created_at if isinstance(created_at, datetime) else None
+    if isinstance(created_at, str):
+        try:
+            when = datetime.fromisoformat(created_at.replace("Z", "+00:00"))
+        except ValueError:
+            when = None
+    if when is None or when.tzinfo is None:
+        return str(game), str(variant), ""
+    return str(game), str(variant), stamp(when.astimezone(UTC))
+
+
 def export_evening(evening: Evening) -> dict[str, Any]:
     """Everything said at the table during ``evening``, as JSON-ready data; with its table
     group and who is who in it, when it belongs to one (docs/archives.md, "Groups")."""
     archive = _export(evening)
     if (group := table_groups.group_of(evening)) is not None:
         archive["group"] = {"name": group.name, "members": table_groups.members_at(group, evening)}
+    if (carried := _export_carried(evening)) is not None:
+        archive["carried"] = carried
     return archive
+
+
+def _export_carried(evening: Evening) -> dict[str, Any] | None:
+    """The pot ``evening`` took over, and the earlier evening it came from by what tells
+    one evening from every other (``identity``), or None when it took over none."""
+    link = evening.carried
+    if link is None:
+        return None
+    earlier = None
+    if link.from_evening_id is not None:
+        # A backup reads from its own session: the earlier evening is looked up in it.
+        session = object_session(evening) or db.session
+        earlier = session.get(Evening, link.from_evening_id)
+    source = None
+    if earlier is not None:
+        source = {
+            "game": earlier.game,
+            "variant": earlier.variant,
+            "created_at": stamp(earlier.created_at),
+        }
+    return {"pot": link.pot, "from": source}
 
 
 def _export(evening: Evening) -> dict[str, Any]:
@@ -177,6 +236,8 @@ def _fail(problem: Message) -> ArchiveError:
 EVENING = msg("the evening")
 ARCHIVE = msg("the archive")
 GROUP = msg("the evening's group")
+CARRIED = msg("the evening's carried pot")
+CARRIED_FROM = msg("the evening the pot was carried from")
 
 
 def _hand(n: int) -> Message:
@@ -453,6 +514,25 @@ class CheckedGroup:
 
 
 @dataclass(frozen=True, slots=True)
+class CheckedSource:
+    """The earlier evening a pot was carried from, by what tells one evening from every
+    other (``identity``): its game and the moment it was started."""
+
+    game: str
+    variant: str
+    created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class CheckedCarried:
+    """The pot an archived evening took over from an earlier one, and that evening (None
+    when the archive does not know it)."""
+
+    pot: int
+    source: CheckedSource | None
+
+
+@dataclass(frozen=True, slots=True)
 class CheckedArchive:
     """An archive that passed every check: what is stored, exactly as the file says it."""
 
@@ -468,6 +548,7 @@ class CheckedArchive:
     seatings: tuple[CheckedSeating, ...]
     hands: tuple[CheckedHand, ...]
     group: CheckedGroup | None = None
+    carried: CheckedCarried | None = None
 
 
 def check_archive(data: object) -> CheckedArchive:
@@ -530,7 +611,10 @@ def check_archive(data: object) -> CheckedArchive:
         if seating.from_hand > len(hands) + 1:
             raise _fail(_beyond(i, seating.from_hand, len(hands)))
     _one_spelling(seatings, hands)
-    _replay(variant, options, seatings, hands)
+    carried = _check_carried(data.get("carried"), variant, created_at)
+    if last.settings.get("carried_in") != (carried.pot if carried is not None else None):
+        raise _differs("carried_in", last.version)
+    _replay(variant, options, seatings, hands, carried.pot if carried is not None else 0)
     group = _check_group(data.get("group"), seatings)
     return CheckedArchive(
         variant=variant,
@@ -545,6 +629,7 @@ def check_archive(data: object) -> CheckedArchive:
         seatings=seatings,
         hands=hands,
         group=group,
+        carried=carried,
     )
 
 
@@ -567,6 +652,38 @@ def _check_group(raw: object, seatings: Sequence[CheckedSeating]) -> CheckedGrou
             raise _fail(msg("The file is damaged: the group names someone not at the table."))
         found[player] = member.strip()
     return CheckedGroup(name.strip(), found)
+
+
+def _check_carried(raw: object, variant: Variant, created_at: datetime) -> CheckedCarried | None:
+    """The pot the evening took over, if the archive says it took one over: a number of
+    jetons, and the earlier evening of the same game it came from, or null."""
+    if raw is None:
+        return None
+    item = _object(raw, CARRIED_KEYS, CARRIED)
+    if variant.carry_choice is None:
+        raise _fail(msg("The file is damaged: this game carries no pot over to another evening."))
+    pot = _need(item, "pot", int, CARRIED)
+    if not 0 <= pot <= MAX_NUMBER:
+        raise _fail(
+            msg("The file is damaged: {where} has no valid {key}.", where=CARRIED, key="pot")
+        )
+    if "from" not in item:
+        raise _fail(
+            msg("The file is damaged: {where} has no valid {key}.", where=CARRIED, key="from")
+        )
+    if item["from"] is None:
+        return CheckedCarried(int(pot), None)
+    earlier = _object(item["from"], CARRIED_FROM_KEYS, CARRIED_FROM)
+    game = _need(earlier, "game", str, CARRIED_FROM)
+    key = _need(earlier, "variant", str, CARRIED_FROM)
+    started = _time(earlier.get("created_at"), CARRIED_FROM)
+    if (game, key) != (variant.game, variant.key):
+        raise _fail(
+            msg("The file is damaged: the pot was carried from an evening of another game.")
+        )
+    if identity(game, key, started) == identity(game, key, created_at):
+        raise _fail(msg("The file is damaged: the evening's pot is carried from itself."))
+    return CheckedCarried(int(pot), CheckedSource(game, key, started))
 
 
 def _first(error: InvalidInputError) -> Message:
@@ -621,6 +738,16 @@ def _check_settings(raw: list[Any]) -> tuple[CheckedSettings, ...]:
             raise _fail(
                 msg("The file is damaged: {where} has no valid {key}.", where=where, key="closed")
             )
+        # The pot taken over (jetons, 0 or more) and the later evening the pot went to (its
+        # number in the installation that wrote the file): kept as written.
+        for key, low in (("carried_in", 0), ("carried_to", 1)):
+            value = settings.get(key, low)
+            if isinstance(value, bool) or not isinstance(value, int):
+                value = low - 1
+            if not low <= value <= MAX_NUMBER:
+                raise _fail(
+                    msg("The file is damaged: {where} has no valid {key}.", where=where, key=key)
+                )
         source = _text(item, "source", SOURCE_LENGTH, where)
         out.append(CheckedSettings(version, dict(settings), _time(item.get("at"), where), source))
     return tuple(out)
@@ -831,8 +958,10 @@ def _replay(
     options: Mapping[str, str],
     seatings: tuple[CheckedSeating, ...],
     hands: tuple[CheckedHand, ...],
+    carried_in: int,
 ) -> None:
-    """Replay the evening as the file has it: every hand must fit the rules."""
+    """Replay the evening as the file has it, opening with the pot it took over: every
+    hand must fit the rules."""
     facts = _facts(seatings)
     records = [
         ledger_mod.HandRecord(
@@ -844,7 +973,7 @@ def _replay(
         for h in hands
     ]
     try:
-        replay(variant, options, records)
+        replay(variant, options, records, carried_in=carried_in)
     except InvalidInputError as error:
         raise _fail(
             msg(
@@ -945,18 +1074,26 @@ def store(
                 )
             )
         evening.version = checked.settings[-1].version + 1
-        db.session.add(
-            EveningRevision(
-                evening=evening,
-                version=evening.version,
-                settings=operations.evening_settings(evening),
-                source=source,
-            )
-        )
     try:
         db.session.flush()
     except IntegrityError:
         raise refused(msg("The file is damaged: two hands or seatings share a number.")) from None
+    if checked.carried is not None:
+        # The pot as the archive says: it is not worked out again from the earlier evening.
+        db.session.add(CarriedPot(evening_id=evening.id, pot=checked.carried.pot))
+        db.session.flush()
+        db.session.refresh(evening, ["carried", "carried_on"])
+    # The revision saying where the evening came from holds the pot it took over.
+    db.session.add(
+        EveningRevision(
+            evening=evening,
+            version=evening.version,
+            settings=operations.evening_settings(evening),
+            source=source,
+        )
+    )
+    db.session.flush()
+    link_carried(evening, checked, source=source)
     db.session.expire(evening)
     try:
         operations.view(operations.get_evening(evening.id) or evening)
@@ -973,6 +1110,71 @@ def store(
     if checked.group is not None:
         table_groups.adopt(evening, checked.group.name, checked.group.members)
     return evening
+
+
+def link_carried(evening: Evening, checked: CheckedArchive, *, source: str) -> Evening | None:
+    """Link the pot ``evening`` (stored from ``checked``) took over to the evening it came
+    from, when that evening is in this installation and its pot went to no other evening
+    yet; returns it. The pot stays as the archive says (docs/archives.md, "Carried pots").
+
+    The earlier evening keeps a settings revision saying where its pot went, as when a pot
+    is carried on at the table. A link that would go round in a circle is not made.
+    """
+    wanted = checked.carried.source if checked.carried is not None else None
+    link = db.session.get(CarriedPot, evening.id)
+    if wanted is None or link is None or link.from_evening_id is not None:
+        return None
+    taken = select(CarriedPot.from_evening_id).where(CarriedPot.from_evening_id.is_not(None))
+    found = db.session.scalars(
+        select(Evening)
+        .where(
+            Evening.game == wanted.game,
+            Evening.variant == wanted.variant,
+            Evening.created_at == wanted.created_at,
+            Evening.id != evening.id,
+            Evening.id.not_in(taken),
+        )
+        .order_by(Evening.id)
+    )
+    key = identity(wanted.game, wanted.variant, wanted.created_at)
+    for earlier in found:
+        if identity(earlier.game, earlier.variant, earlier.created_at) != key:
+            continue
+        if evening.id in _earlier_in_chain(earlier.id):
+            continue
+        if locks_rows():
+            # PostgreSQL: wait for any write to the earlier evening, which may be carrying
+            # its pot on right now. SQLite's one writer is this import already.
+            take_lock(earlier.id)
+            if _taken(earlier.id):
+                continue
+        link.from_evening_id = earlier.id
+        db.session.flush()
+        db.session.refresh(earlier, ["carried", "carried_on"])
+        db.session.refresh(evening, ["carried", "carried_on"])
+        add_revision(earlier, source=source)
+        return earlier
+    return None
+
+
+def _taken(evening_id: int) -> bool:
+    """Whether evening ``evening_id``'s pot went to an evening already."""
+    found = db.session.execute(
+        select(CarriedPot.evening_id).where(CarriedPot.from_evening_id == evening_id)
+    ).first()
+    return found is not None
+
+
+def _earlier_in_chain(evening_id: int) -> set[int]:
+    """Every evening whose pot reached evening ``evening_id``, directly or along the chain."""
+    seen: set[int] = set()
+    link = db.session.get(CarriedPot, evening_id)
+    while link is not None and link.from_evening_id is not None:
+        if link.from_evening_id in seen:
+            break
+        seen.add(link.from_evening_id)
+        link = db.session.get(CarriedPot, link.from_evening_id)
+    return seen
 
 
 def _store_hand(evening: Evening, checked: CheckedHand, dealer: Player) -> None:

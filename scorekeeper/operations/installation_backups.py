@@ -26,7 +26,7 @@ import zlib
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from functools import partial
 from pathlib import Path
 from typing import IO, Any
@@ -99,6 +99,7 @@ def _load_evenings(session: Session) -> list[Evening]:
         .order_by(Evening.id)
         .options(
             selectinload(Evening.revisions),
+            selectinload(Evening.carried),
             selectinload(Evening.seatings).selectinload(Seating.seats).selectinload(Seat.player),
             selectinload(Evening.seatings).selectinload(Seating.dealer),
             selectinload(Evening.hands).selectinload(Hand.dealer),
@@ -274,23 +275,6 @@ def _json_from_zip(data: bytes) -> bytes:
     return data
 
 
-def identity(game: object, variant: object, created_at: object) -> tuple[str, str, str]:
-    """What tells one evening from every other: its game and the moment it was started.
-
-    Names are left out on purpose: an evening whose guest was anonymised after the backup
-    is still the same evening, and restoring must not bring the name back.
-    """
-    when = created_at if isinstance(created_at, datetime) else None
-    if isinstance(created_at, str):
-        try:
-            when = datetime.fromisoformat(created_at.replace("Z", "+00:00"))
-        except ValueError:
-            when = None
-    if when is None or when.tzinfo is None:
-        return str(game), str(variant), ""
-    return str(game), str(variant), evening_archives.stamp(when.astimezone(UTC))
-
-
 @dataclass(frozen=True, slots=True)
 class Restored:
     """What a restore did: the evenings imported, and how many were there already."""
@@ -307,6 +291,10 @@ def restore_evenings(archives: list[Mapping[str, Any]]) -> Restored:
     the whole file, naming it, before anything is stored. An evening already there (same
     game, started at the same moment) is then left as it is, whatever the backup holds for
     it, so restoring twice changes nothing.
+
+    A later evening may come before the evening whose pot it took over: once every
+    evening is stored, the pots whose earlier evening was not there yet are linked to it
+    (docs/archives.md, "Carried pots").
     """
     checked = []
     for n, data in enumerate(archives, start=1):
@@ -315,23 +303,28 @@ def restore_evenings(archives: list[Mapping[str, Any]]) -> Restored:
         except evening_archives.ArchiveError as error:
             raise _refused(n, data, error.problem) from error
     present = {
-        identity(game, variant, at)
+        evening_archives.identity(game, variant, at)
         for game, variant, at in db.session.execute(
             select(Evening.game, Evening.variant, Evening.created_at)
         )
     }
-    imported = []
+    imported: list[tuple[Evening, evening_archives.CheckedArchive]] = []
     skipped = 0
-    for n, (data, evening) in enumerate(zip(archives, checked, strict=True), start=1):
-        key = identity(evening.variant.game, evening.variant.key, evening.created_at)
+    for n, (data, archive) in enumerate(zip(archives, checked, strict=True), start=1):
+        key = evening_archives.identity(
+            archive.variant.game, archive.variant.key, archive.created_at
+        )
         if key in present:
             skipped += 1
             continue
-        imported.append(
-            evening_archives.store(evening, source="restore", refused=partial(_refused, n, data))
+        stored = evening_archives.store(
+            archive, source="restore", refused=partial(_refused, n, data)
         )
+        imported.append((stored, archive))
         present.add(key)
-    return Restored(tuple(imported), skipped)
+    for stored, archive in imported:
+        evening_archives.link_carried(stored, archive, source="restore")
+    return Restored(tuple(stored for stored, _ in imported), skipped)
 
 
 def _refused(n: int, data: Mapping[str, Any], problem: Message) -> BackupError:
