@@ -162,11 +162,21 @@ def carry_into(later: Evening, earlier_id: int, *, source: str) -> CarriedPot:
 
 def link_problem(earlier: Evening, later: Evening) -> Message | None:
     """Why ``later`` cannot take over ``earlier``'s pot, if it cannot."""
-    day = written(earlier)
     if later.carried is not None:
         return msg("This evening already takes over a pot; remove that link first.")
     if earlier.carried_on is not None:
-        return msg("The pot of the evening of {day} went to another evening already.", day=day)
+        return msg(
+            "The pot of the evening of {day} went to another evening already.",
+            day=written(earlier),
+        )
+    return mismatch(earlier, later)
+
+
+def mismatch(earlier: Evening, later: Evening) -> Message | None:
+    """Why ``later`` is not an evening that may follow ``earlier`` with its pot, if it is
+    not: another group, game or unit value, a rule that does not carry the pot on, or a
+    link that would go round in a circle. Importing an archive links by this too."""
+    day = written(earlier)
     group = db.session.get(GroupEvening, earlier.id)
     if group is None:
         return msg("The evening of {day} belongs to no table group.", day=day)

@@ -49,7 +49,7 @@ from scorekeeper.db.models import (
     Seat,
     Seating,
 )
-from scorekeeper.operations import table_groups
+from scorekeeper.operations import carried_pots, table_groups
 from scorekeeper.operations.evening_revisions import add_revision
 from scorekeeper.operations.evenings import MAX_SEATINGS
 from scorekeeper.operations.hands import MAX_HANDS
@@ -1093,7 +1093,6 @@ def store(
         )
     )
     db.session.flush()
-    link_carried(evening, checked, source=source)
     db.session.expire(evening)
     try:
         operations.view(operations.get_evening(evening.id) or evening)
@@ -1109,6 +1108,7 @@ def store(
         raise refused(msg("The file is damaged: a dealer is not at the table.")) from None
     if checked.group is not None:
         table_groups.adopt(evening, checked.group.name, checked.group.members)
+    link_carried(evening, checked, source=source)
     return evening
 
 
@@ -1118,7 +1118,9 @@ def link_carried(evening: Evening, checked: CheckedArchive, *, source: str) -> E
     yet; returns it. The pot stays as the archive says (docs/archives.md, "Carried pots").
 
     The earlier evening keeps a settings revision saying where its pot went, as when a pot
-    is carried on at the table. A link that would go round in a circle is not made.
+    is carried on at the table. An evening that could not take the pot over at the table
+    (another group, game or unit value, a rule that does not carry the pot on, a circle)
+    is not linked: the pot stays as the archive says, from an evening not here.
     """
     wanted = checked.carried.source if checked.carried is not None else None
     link = db.session.get(CarriedPot, evening.id)
@@ -1140,7 +1142,7 @@ def link_carried(evening: Evening, checked: CheckedArchive, *, source: str) -> E
     for earlier in found:
         if identity(earlier.game, earlier.variant, earlier.created_at) != key:
             continue
-        if evening.id in _earlier_in_chain(earlier.id):
+        if carried_pots.mismatch(earlier, evening) is not None:
             continue
         if locks_rows():
             # PostgreSQL: wait for any write to the earlier evening, which may be carrying
@@ -1163,18 +1165,6 @@ def _taken(evening_id: int) -> bool:
         select(CarriedPot.evening_id).where(CarriedPot.from_evening_id == evening_id)
     ).first()
     return found is not None
-
-
-def _earlier_in_chain(evening_id: int) -> set[int]:
-    """Every evening whose pot reached evening ``evening_id``, directly or along the chain."""
-    seen: set[int] = set()
-    link = db.session.get(CarriedPot, evening_id)
-    while link is not None and link.from_evening_id is not None:
-        if link.from_evening_id in seen:
-            break
-        seen.add(link.from_evening_id)
-        link = db.session.get(CarriedPot, link.from_evening_id)
-    return seen
 
 
 def _store_hand(evening: Evening, checked: CheckedHand, dealer: Player) -> None:

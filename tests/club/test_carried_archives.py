@@ -336,3 +336,18 @@ def test_an_archive_of_an_earlier_version_imports_as_before(client: FlaskClient)
     new = imported(client, archive)
     assert evening(client, new)["carried_in"] == 0
     assert "carried" not in export(client, new)
+
+
+def test_an_evening_of_no_group_keeps_its_pot_unlinked(
+    client: FlaskClient, chain: tuple[int, int], fresh: Fresh
+) -> None:
+    """As at the table, only an evening of the earlier one's group takes its pot over."""
+    first, second = chain
+    other = fresh().test_client()
+    new_first = imported(other, export(client, first))
+    alone = {k: v for k, v in export(client, second).items() if k != "group"}
+    new_second = imported(other, alone)
+    assert evening(other, new_second)["carried_from"] is None
+    assert evening(other, new_second)["carried_in"] == 6
+    assert evening(other, new_first)["carried_to"] is None
+    assert settlement(other, new_second)["net"] == settlement(client, second)["net"]
