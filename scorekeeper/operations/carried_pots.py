@@ -29,7 +29,7 @@ from scorekeeper.core.rules.base import (
 )
 from scorekeeper.db.extensions import db
 from scorekeeper.db.models import CarriedPot, Evening, GroupEvening
-from scorekeeper.operations.errors import ensure_open
+from scorekeeper.operations.errors import StaleVersionError, ensure_open
 from scorekeeper.operations.evening_revisions import add_revision
 from scorekeeper.operations.views import EveningView, checked_view, get_evening, lock_evening, view
 
@@ -210,13 +210,19 @@ def _earlier_in_chain(evening: Evening) -> set[int]:
 def remove_link(later: Evening, *, source: str) -> None:
     """Let ``later`` open with an empty pot again; the earlier evening's pot is open again.
     Both keep a revision saying so."""
+    link = later.carried
+    if link is None:
+        return
+    earlier_id = link.from_evening_id
+    earlier = get_evening(earlier_id) if earlier_id is not None else None
+    if earlier is not None:
+        lock_evening(earlier)  # the earlier evening first, as the chain runs
     lock_evening(later)
     link = later.carried
     if link is None:
         return
-    earlier = get_evening(link.from_evening_id) if link.from_evening_id is not None else None
-    if earlier is not None:
-        lock_evening(earlier)
+    if link.from_evening_id != earlier_id:
+        raise StaleVersionError(later.version)  # linked anew meanwhile: read it again
     ensure_open(later)
     db.session.delete(link)
     db.session.flush()

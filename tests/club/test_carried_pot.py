@@ -300,8 +300,9 @@ def test_an_evening_that_shares_the_pot_out_names_who_keeps_the_one_carried_in(
     }
     page = client.get(f"/evenings/{second}/settlement", headers=EN).text
     assert "Pot from 14.11.2026 pays" in page
+    # The printout speaks the evening's language, German by default.
     words = pdf_text(client.get(f"/evenings/{second}/settlement.pdf", headers=EN).data)
-    assert "Pot from 14.11.2026" in words
+    assert "Einsatz vom 14.11.2026" in words
     assert evening(client, first)["carried_to"] == second
 
 
