@@ -164,3 +164,33 @@ def test_one_key_starting_an_evening_from_four_tablets_starts_one(server: Server
         assert {a.status for a in answers} == {201}
         assert len({a.text for a in answers}) == 1
     assert len(server.api(Tablet(), "GET", "/evenings").json["evenings"]) == before + 6
+
+
+def test_writes_along_a_carried_chain_at_once_keep_every_pot_true(server: Server) -> None:
+    """docs/troggen.md §8: hands recorded at once into three evenings whose pots go on
+    from one to the next; every later evening ends holding its earlier one's pot, and no
+    write waits for ever (the locks are taken along the chain, earliest first)."""
+    tablet = Tablet()
+    group = server.api(tablet, "POST", "/groups", {"name": "Kette"})
+    assert group.status == 201, group.text
+    body = {
+        "game": "troggen",
+        "players": PLAYERS4,
+        "group": group.json["id"],
+        "options": {"end_pot": "carry"},
+    }
+    chain: list[int] = []
+    for _ in range(3):
+        linked = {**body, "carried_from": chain[-1]} if chain else body
+        answer = server.api(tablet, "POST", "/evenings", linked)
+        assert answer.status == 201, answer.text
+        chain.append(int(answer.json["id"]))
+    for round_ in range(4):
+        calls = [
+            partial(server.api, Tablet(), "POST", f"/evenings/{evening}/hands", hand(round_ + i))
+            for i, evening in enumerate(chain * 2)
+        ]
+        for answer in at_once(*calls):
+            assert answer.status == 201, answer.text
+    shown = [server.api(tablet, "GET", f"/evenings/{e}").json for e in chain]
+    assert [e["carried_in"] for e in shown[1:]] == [e["pot"] for e in shown[:-1]]
