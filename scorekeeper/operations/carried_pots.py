@@ -14,8 +14,9 @@ wait for each other instead of deadlocking.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from datetime import date
+from dataclasses import dataclass, replace
+from datetime import date, datetime
+from typing import Any
 
 from sqlalchemy import select
 
@@ -28,7 +29,7 @@ from scorekeeper.core.rules.base import (
     msg,
 )
 from scorekeeper.db.extensions import db
-from scorekeeper.db.models import CarriedPot, Evening, GroupEvening
+from scorekeeper.db.models import CarriedPot, Evening, EveningRevision, GroupEvening
 from scorekeeper.operations.errors import StaleVersionError, ensure_open
 from scorekeeper.operations.evening_revisions import add_revision
 from scorekeeper.operations.views import EveningView, checked_view, get_evening, lock_evening, view
@@ -53,6 +54,10 @@ class Carried:
     evening_id: int | None
     day: date | None
     pot: int
+    #: When a change to the earlier evening last changed the pot carried in, and what it
+    #: was before (None: as it was when the link was made).
+    changed_at: datetime | None = None
+    was: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,10 +72,28 @@ def links(evening_id: int) -> Links:
     """What an evening's statement and settlement say about carried pots."""
     came = db.session.get(CarriedPot, evening_id)
     went = _link_from(evening_id)
-    return Links(
-        _side(came.from_evening_id, came.pot) if came is not None else None,
-        _side(went.evening_id, went.pot) if went is not None else None,
+    taken = None
+    if came is not None:
+        taken = replace(_side(came.from_evening_id, came.pot), **_last_change(evening_id))
+    return Links(taken, _side(went.evening_id, went.pot) if went is not None else None)
+
+
+def _last_change(evening_id: int) -> dict[str, Any]:
+    """When the evening's carried-in pot last changed while linked, from its settings
+    revisions (``carried_in``), and what it was before; nothing when it never did."""
+    kept = db.session.scalars(
+        select(EveningRevision)
+        .where(EveningRevision.evening_id == evening_id)
+        .order_by(EveningRevision.version)
     )
+    found: dict[str, Any] = {}
+    before = None
+    for revision in kept:
+        now = revision.settings.get("carried_in")
+        if before is not None and now is not None and now != before:
+            found = {"changed_at": revision.at, "was": before}
+        before = now
+    return found
 
 
 def _side(evening_id: int | None, pot: int) -> Carried:

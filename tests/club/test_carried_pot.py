@@ -112,6 +112,8 @@ def test_a_correction_in_the_first_evening_flows_to_the_last(
     with app.app_context():
         kept = db.session.query(EveningRevision).filter_by(evening_id=third).all()
         assert [r.settings.get("carried_in") for r in kept] == [None, 6, 0, 6, 12]
+    page = client.get(f"/evenings/{third}/settlement", headers=EN).text
+    assert "with a correction of that evening; it was 6 jetons." in page
 
 
 def evening_group(client: FlaskClient, evening_id: int) -> int:
