@@ -211,6 +211,8 @@ def test_a_members_page_and_a_comparison(
     assert f'href="/evenings/{evening}/settlement"' in text
     assert "Doppelt: bid" in text
     assert "Pagat in the last trick won (own side)" in text
+    assert "Gegen den Talon: bid" not in text  # never happened: left out
+    assert "What never happened (0) is left out" in text
     german = client.get(f"/groups/{group}/members/{ids['Anna']}?from=2026-01-01", headers=DE)
     assert "Doppelt: geboten" in german.text
     compared = client.get(
