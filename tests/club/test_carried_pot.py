@@ -302,9 +302,11 @@ def test_an_evening_that_shares_the_pot_out_names_who_keeps_the_one_carried_in(
     }
     page = client.get(f"/evenings/{second}/settlement", headers=EN).text
     assert "Pot from 14.11.2026 pays" in page
-    # The printout speaks the evening's language, German by default.
+    # The printouts speak the evening's language, German by default.
     words = pdf_text(client.get(f"/evenings/{second}/settlement.pdf", headers=EN).data)
     assert "Einsatz vom 14.11.2026" in words
+    sheet = pdf_text(client.get(f"/evenings/{second}/sheet.pdf", headers=EN).data)
+    assert "(mit 6 übernommenen Jetons begonnen)" in sheet
     assert evening(client, first)["carried_to"] == second
 
 
