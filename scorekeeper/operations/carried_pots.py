@@ -292,15 +292,6 @@ def carry_forward(current: EveningView, *, source: str) -> None:
         add_revision(later, source=source)
 
 
-def passes_on(evening_id: int) -> bool:
-    """Whether the evening's pot goes on to a later evening: its writes then change that
-    evening too, so they need the ORM session (``web.writing``)."""
-    found = db.session.execute(
-        select(CarriedPot.evening_id).where(CarriedPot.from_evening_id == evening_id)
-    ).first()
-    return found is not None
-
-
 def _link_from(evening_id: int) -> CarriedPot | None:
     """The link that carries ``evening_id``'s pot on, if any."""
     return db.session.scalars(

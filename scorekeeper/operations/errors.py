@@ -30,6 +30,12 @@ class HandNumberTakenError(ScorekeeperError):
         self.upcoming = upcoming
 
 
+class SessionNeededError(ScorekeeperError):
+    """A write begun on a plain connection must change mapped rows as well (a hand of an
+    evening whose pot goes on to a later one): it is to run again in the ORM session.
+    Nothing was written; ``web.writing.write`` catches it."""
+
+
 class NotFoundError(ScorekeeperError):
     """No such hand in this evening."""
 

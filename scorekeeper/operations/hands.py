@@ -34,6 +34,7 @@ from scorekeeper.operations.errors import (
     AlreadyVoidError,
     HandNumberTakenError,
     NotFoundError,
+    SessionNeededError,
     StaleVersionError,
     ensure_open,
 )
@@ -221,11 +222,7 @@ def store_hand(new: NewHand, *, source: str) -> NewHand:
     for the check under the lock.
     """
     evening_id = new.view.evening.id
-    if new.view.evening.carried_to is not None and unit_of_work.is_plain():
-        # Its pot went on to a later evening since the write chose its connection
-        # (``carried_pots.passes_on``): the later evening must change in the same
-        # transaction, which only the session offers. Saving again takes that way.
-        raise StaleVersionError(new.view.evening.version)
+    needs_session(new)
     if (plain := unit_of_work.committing_each_statement()) is not None:
         hand_id = add_hand(plain.connection(), new, source=source, query=ADD_HAND_LOCKING)
         if hand_id is not None:
@@ -240,6 +237,7 @@ def store_hand(new: NewHand, *, source: str) -> NewHand:
         current = current_view(evening_id)
         assert current is not None  # evenings are never deleted
         new = prepare_record(current, new.raw)
+        needs_session(new)  # linked to a later evening meanwhile
         hand_id = add_hand(connection, new, source=source)
         # Under the lock nothing writes to the evening: the stamp just read is still true.
         assert hand_id is not None, "the evening changed under its lock"
@@ -247,6 +245,14 @@ def store_hand(new: NewHand, *, source: str) -> NewHand:
     keep_after_commit(new.view)
     close_when_due(new.view.evening, source=source)
     return new
+
+
+def needs_session(new: NewHand) -> None:
+    """Refuse a plain connection for a hand of an evening whose pot goes on to a later
+    evening, which must change in the same transaction: only the session offers that
+    (``web.writing.write`` runs the write again there)."""
+    if new.view.evening.carried_to is not None and unit_of_work.is_plain():
+        raise SessionNeededError
 
 
 def add_hand(

@@ -7,8 +7,9 @@ Every write of the pages and the JSON API goes through ``write`` (docs/architect
   (``unit_of_work.plain``), committing on its own where the database locks the evening's
   row in that insert and no answer is kept for a key (PostgreSQL); every other write,
   a tournament table's hands included (their last one closes the table through the
-  mapped evening), and those of an evening whose pot goes on to a later one (which
-  changes with it, ``operations.carried_pots``), goes through the ORM session;
+  mapped evening), goes through the ORM session; so does a hand of an evening whose pot
+  goes on to a later one (which changes with it, ``operations.carried_pots``): its facts
+  say so once read, and the write runs again in the session (``SessionNeededError``);
 * **the retry**: a write that loses a race on a unique key runs again from what is stored
   now (``db.retry``);
 * **the key**: with an ``Idempotency-Key`` or a page's form token, a repeat gets the first
@@ -31,7 +32,7 @@ from scorekeeper.db import unit_of_work
 from scorekeeper.db.idempotency import StoredAnswer, keep_answer, stored_answer
 from scorekeeper.db.retry import retrying
 from scorekeeper.operations import HandNumberTakenError
-from scorekeeper.operations.carried_pots import passes_on
+from scorekeeper.operations.errors import SessionNeededError
 from scorekeeper.operations.views import locks_rows
 from scorekeeper.web.tournament_tables import table_for_evening
 
@@ -126,13 +127,12 @@ def write(
     def attempt() -> R:
         return _attempt(make, keyed, number_taken, tuple(secrets))
 
-    if (
-        new_hand_in is not None
-        and table_for_evening(new_hand_in) is None
-        and not passes_on(new_hand_in)
-    ):
-        with unit_of_work.plain(each_statement=keyed is None and locks_rows()):
-            return retrying(attempt)
+    if new_hand_in is not None and table_for_evening(new_hand_in) is None:
+        try:
+            with unit_of_work.plain(each_statement=keyed is None and locks_rows()):
+                return retrying(attempt)
+        except SessionNeededError:
+            pass  # nothing was written: the write runs again, in the session
     return retrying(attempt)
 
 

@@ -598,9 +598,9 @@ def test_an_evening_shown_again_with_the_same_facts_is_not_replayed_again(
     replays: list[int] = []
     replay = views.ledger_mod.replay
 
-    def counted(*args: Any) -> Any:
+    def counted(*args: Any, **kwargs: Any) -> Any:
         replays.append(len(args[2]))
-        return replay(*args)
+        return replay(*args, **kwargs)
 
     monkeypatch.setattr(views.ledger_mod, "replay", counted)
     url = f"/api/v1/evenings/{evening}"
