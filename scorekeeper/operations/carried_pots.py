@@ -32,6 +32,7 @@ from scorekeeper.db.extensions import db
 from scorekeeper.db.models import CarriedPot, Evening, EveningRevision, GroupEvening
 from scorekeeper.operations.errors import StaleVersionError, ensure_open
 from scorekeeper.operations.evening_revisions import add_revision
+from scorekeeper.operations.snapshots import current_view
 from scorekeeper.operations.views import EveningView, checked_view, get_evening, lock_evening, view
 
 #: The field a refused link is reported under (the new-evening form's choice, the API's).
@@ -132,9 +133,10 @@ def open_pots(group_id: int | None = None) -> list[OpenPot]:
         variant = get_variant(evening.game, evening.variant)
         if not variant.carries_on(evening.options):
             continue
-        current = get_evening(evening.id)
+        # Through the kept evenings: the page that offers pots is asked for again and again.
+        current = current_view(evening.id)
         assert current is not None  # evenings are never deleted
-        pot = carried_out(view(current))
+        pot = carried_out(current)
         if pot > 0:
             found.append(OpenPot(evening, pot))
     return sorted(found, key=lambda p: (day_of(p.evening), p.evening.id), reverse=True)
