@@ -35,6 +35,7 @@ from sqlalchemy import text
 
 from scorekeeper import create_app
 from scorekeeper.db.extensions import db
+from scorekeeper.operations import views
 from scorekeeper.operations.snapshots import kept
 
 SEED = 2026
@@ -167,9 +168,14 @@ def asking(app: Flask, path: str) -> Callable[[], object]:
 
 
 def forget(app: Flask) -> None:
-    """No evening replayed yet: as a worker just started."""
+    """No evening replayed yet: as a worker just started. Both of the process's memories
+    go: the kept evenings and the replays remembered by their facts (which the build's
+    imports filled with the last 64 evenings, the last year's, so that its "cold" figure
+    was warm for most of its evenings)."""
     with app.app_context():
         kept().forget_all()
+    with views._replays_lock:
+        views._replays.clear()
 
 
 def main() -> None:
