@@ -157,3 +157,18 @@ def test_groups_are_for_whoever_may_manage_the_installation(app: Flask, path: st
     app.config["ACCESS_PIN"] = "4711"
     assert tablet.post("/api/v1/unlock", json={"pin": "4711"}).status_code == 200
     assert tablet.get(path).status_code == 200
+
+
+def test_a_guests_tablet_starts_no_evening_in_a_group(app: Flask) -> None:
+    """A guest in the hall starts evenings of its own: joining a group, or taking over its
+    carried pot, is the installation manager's, as the groups are (docs/club.md)."""
+    with app.test_client() as laptop:
+        group = new_group(laptop)["id"]
+    tablet = app.test_client()
+    tablet.environ_base["REMOTE_ADDR"] = "192.168.1.30"
+    body = {"game": "troggen", "players": FOUR}
+    assert tablet.post("/api/v1/evenings", json={**body, "group": group}).status_code == 403
+    assert tablet.post("/api/v1/evenings", json={**body, "carried_from": 1}).status_code == 403
+    assert tablet.post("/api/v1/evenings", json={**body, "group": None}).status_code == 201
+    with app.test_client() as laptop:
+        assert laptop.get(f"/api/v1/groups/{group}").json["evenings"] == []

@@ -20,6 +20,7 @@ from scorekeeper.operations import EveningView, StaleVersionError, evening_archi
 from scorekeeper.operations.club_statistics import evening_highlights
 from scorekeeper.web import access, json_shapes
 from scorekeeper.web.blueprints import exports
+from scorekeeper.web.blueprints.installation import refuse_others
 from scorekeeper.web.club_json import highlights_json
 from scorekeeper.web.openapi import spec
 from scorekeeper.web.tournament_tables import correction_reason, note_correction
@@ -167,9 +168,18 @@ def index() -> Response:
     return jsonify({"evenings": [json_shapes.evening_summary(s) for s in operations.summaries()]})
 
 
+#: What a new evening's body may say about the club's memory (docs/club.md).
+CLUB_KEYS = ("group", "carried_from")
+
+
 @bp.post("/evenings")
 def create() -> Response:
-    """Create an evening."""
+    """Create an evening. Joining a table group or taking over its carried pot is for
+    whoever may manage the installation, as the groups themselves (docs/club.md): a guest's
+    tablet starts evenings of its own."""
+    raw = body()
+    if isinstance(raw, dict) and any(raw.get(key) is not None for key in CLUB_KEYS):
+        refuse_others()
 
     def handler() -> tuple[dict[str, Any], int, str | None]:
         evening = operations.create_evening(body(), source="api")
