@@ -333,3 +333,15 @@ def test_a_refused_pot_on_the_form_is_said_at_its_field(
     assert refused.status_code == 422
     assert "has another game or unit value" in refused.text
     assert len(client.get("/api/v1/evenings").json["evenings"]) == 1
+
+
+def test_voiding_on_the_page_says_which_closed_evening_stands_in_the_way(
+    client: FlaskClient, chain: tuple[int, int]
+) -> None:
+    first, second = chain
+    assert client.post(f"/api/v1/evenings/{second}/close").status_code == 200
+    voided = client.post(f"/evenings/{first}/hands/1/void", data={"reason": "misdealt"}, headers=EN)
+    assert voided.status_code == 303
+    page = client.get(voided.headers["Location"], headers=EN).text
+    assert "carried into the evening of 21.11.2026, which is closed" in page
+    assert evening(client, first)["hands"][0].get("void") is None
