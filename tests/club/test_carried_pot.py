@@ -277,6 +277,11 @@ def test_the_group_page_offers_the_open_pot_and_starts_the_next_evening_with_it(
     assert "14.11.2026</a>: 6 jetons." in later
     earlier = client.get(f"/evenings/{first}/settlement", headers=EN).text
     assert "21.11.2026</a>: 6 jetons." in earlier
+    # Said once: what is left in the pot is what went on.
+    assert "Left in the pot" not in earlier
+    screen = client.get(f"/evenings/{first}", headers=EN).text
+    assert "a hand recorded or corrected here changes that evening too" in screen
+    assert f'href="/evenings/{second}/settlement"' in screen
     offered = client.get(f"/groups/{group}", headers=EN).text
     assert "14.11.2026 carries its pot on" not in offered
     assert "21.11.2026 carries its pot on: 6 jetons." in offered
