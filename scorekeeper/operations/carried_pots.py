@@ -146,13 +146,6 @@ def _refuse(message: Message) -> InvalidSettingsError:
     return InvalidSettingsError({FIELD: (message,)})
 
 
-def read_earlier(raw: object) -> int:
-    """The number of the evening whose pot is to be taken over, as sent."""
-    if isinstance(raw, bool) or not isinstance(raw, int) or raw < 1:
-        raise _refuse(msg("Choose the evening whose pot this evening takes over by its number."))
-    return raw
-
-
 def carry_into(later: Evening, earlier_id: int, *, source: str) -> CarriedPot:
     """Let ``later`` open with the pot that evening ``earlier_id`` carries on.
 

@@ -24,6 +24,19 @@ CARRY = {"end_pot": "carry"}
 LOST = {"contract": "einfach", "bidder": "Anna", "points": 20}
 #: Bert bids Einfach and wins: he takes the whole pot.
 WON = {"contract": "einfach", "bidder": "Bert", "points": 50}
+#: The new-evening form for the four, carrying its pot on, as a table fills it in.
+NEW_EVENING = {
+    "variant": "troggen/blumenstein-2015",
+    **{f"seat_{i}": name for i, name in enumerate(FOUR)},
+    "dealer_seat": "0",
+    "opt_unit_value": "0.10",
+    "opt_currency": "CHF",
+    "opt_coin": "0.05",
+    "opt_end_pot": "carry",
+    "opt_threshold": "fixed-35",
+    "opt_partner_rounding": "nearest",
+    "opt_last_trick_payers": "all-others",
+}
 
 
 @pytest.fixture
@@ -251,20 +264,7 @@ def test_the_group_page_offers_the_open_pot_and_starts_the_next_evening_with_it(
     assert f'<option selected value="{first}">' in form or f'value="{first}" selected' in form
     assert "Martini · 6 jetons" in form
     assert 'value="Dora"' in form
-    body = {
-        "variant": "troggen/blumenstein-2015",
-        **{f"seat_{i}": name for i, name in enumerate(FOUR)},
-        "dealer_seat": "0",
-        "date": "2026-11-21",
-        "opt_unit_value": "0.10",
-        "opt_currency": "CHF",
-        "opt_coin": "0.05",
-        "opt_end_pot": "carry",
-        "opt_threshold": "fixed-35",
-        "opt_partner_rounding": "nearest",
-        "opt_last_trick_payers": "all-others",
-        "carried_from": str(first),
-    }
+    body = {**NEW_EVENING, "date": "2026-11-21", "carried_from": str(first)}
     started = client.post("/evenings", data=body, headers=EN)
     assert started.status_code == 303, started.text
     second = int(started.headers["Location"].rsplit("/", 1)[-1])
@@ -321,19 +321,7 @@ def test_a_refused_pot_on_the_form_is_said_at_its_field(
     group = new_group(client)["id"]
     first = create_evening(FOUR, group=group, options=CARRY)
     record_hand(first, LOST)
-    body = {
-        "variant": "troggen/blumenstein-2015",
-        **{f"seat_{i}": name for i, name in enumerate(FOUR)},
-        "dealer_seat": "0",
-        "opt_unit_value": "0.50",
-        "opt_currency": "CHF",
-        "opt_coin": "0.05",
-        "opt_end_pot": "carry",
-        "opt_threshold": "fixed-35",
-        "opt_partner_rounding": "nearest",
-        "opt_last_trick_payers": "all-others",
-        "carried_from": str(first),
-    }
+    body = {**NEW_EVENING, "opt_unit_value": "0.50", "carried_from": str(first)}
     refused = client.post("/evenings", data=body, headers=EN)
     assert refused.status_code == 422
     assert "has another game or unit value" in refused.text

@@ -12,7 +12,7 @@ from flask import Blueprint, Response, abort, jsonify, request, url_for
 from flask_babel import gettext
 
 from scorekeeper import operations
-from scorekeeper.core.rules.base import ErrorCollector, InvalidSettingsError, msg
+from scorekeeper.core.rules.base import ErrorCollector, InvalidSettingsError, Message, msg
 from scorekeeper.core.statistics import compare, player_statistics, season_table
 from scorekeeper.core.validation import read_chosen, reject_unknown
 from scorekeeper.db.models import Evening, Member, TableGroup
@@ -188,18 +188,27 @@ def put_evening(evening_id: int) -> Response:
     raw = body()
 
     def make() -> Written[Response]:
-        evening = operations.get_evening(evening_id)
-        if evening is None:
-            abort(404, description=gettext("There is no evening %(id)s.", id=evening_id))
-        if not isinstance(raw, dict) or "group" not in raw:
-            refusal = msg("Say which group, or null for none.")
-            raise InvalidSettingsError.single("group", refusal)
-        wanted = read_optional_number(raw, "group")
+        evening, wanted = evening_and_choice(
+            evening_id, raw, "group", msg("Say which group, or null for none.")
+        )
         group = None if wanted is None else load(wanted)
         table_groups.put_in_group(evening, group)
         return Written(jsonify({"evening": evening_id, "group": group and group.id}))
 
     return write(make)
+
+
+def evening_and_choice(
+    evening_id: int, raw: object, key: str, refusal: Message
+) -> tuple[Evening, int | None]:
+    """The evening a PUT changes (or 404) and the number its body chooses under ``key``,
+    which must be said, as null for none (``refusal`` when it is not)."""
+    evening = operations.get_evening(evening_id)
+    if evening is None:
+        abort(404, description=gettext("There is no evening %(id)s.", id=evening_id))
+    if not isinstance(raw, dict) or key not in raw:
+        raise InvalidSettingsError.single(key, refusal)
+    return evening, read_optional_number(raw, key)
 
 
 def read_number(raw: object, key: str) -> int:
@@ -229,13 +238,9 @@ def put_carried_pot(evening_id: int) -> Response:
     raw = body()
 
     def make() -> Written[Response]:
-        evening = operations.get_evening(evening_id)
-        if evening is None:
-            abort(404, description=gettext("There is no evening %(id)s.", id=evening_id))
-        if not isinstance(raw, dict) or "carried_from" not in raw:
-            refusal = msg("Say which evening's pot, or null for none.")
-            raise InvalidSettingsError.single("carried_from", refusal)
-        earlier = read_optional_number(raw, "carried_from")
+        evening, earlier = evening_and_choice(
+            evening_id, raw, "carried_from", msg("Say which evening's pot, or null for none.")
+        )
         if earlier is None:
             carried_pots.remove_link(evening, source="api")
         else:
