@@ -72,7 +72,7 @@ class Links:
 def links(evening_id: int) -> Links:
     """What an evening's statement and settlement say about carried pots."""
     came = db.session.get(CarriedPot, evening_id)
-    went = _link_from(evening_id)
+    went = link_from(evening_id)
     taken = None
     if came is not None:
         taken = replace(_side(came.from_evening_id, came.pot), **_last_change(evening_id))
@@ -264,7 +264,7 @@ def carry_forward(current: EveningView, *, source: str) -> None:
     if current.evening.carried_to is None:
         return
     db.session.flush()
-    while (link := _link_from(current.evening.id)) is not None:
+    while (link := link_from(current.evening.id)) is not None:
         pot = carried_out(current)
         if pot == link.pot:
             return
@@ -287,7 +287,7 @@ def carry_forward(current: EveningView, *, source: str) -> None:
         add_revision(later, source=source)
 
 
-def _link_from(evening_id: int) -> CarriedPot | None:
+def link_from(evening_id: int) -> CarriedPot | None:
     """The link that carries ``evening_id``'s pot on, if any."""
     return db.session.scalars(
         select(CarriedPot).where(CarriedPot.from_evening_id == evening_id)

@@ -1148,7 +1148,7 @@ def link_carried(evening: Evening, checked: CheckedArchive, *, source: str) -> E
             # PostgreSQL: wait for any write to the earlier evening, which may be carrying
             # its pot on right now. SQLite's one writer is this import already.
             take_lock(earlier.id)
-            if _taken(earlier.id):
+            if carried_pots.link_from(earlier.id) is not None:
                 continue
         link.from_evening_id = earlier.id
         db.session.flush()
@@ -1157,14 +1157,6 @@ def link_carried(evening: Evening, checked: CheckedArchive, *, source: str) -> E
         add_revision(earlier, source=source)
         return earlier
     return None
-
-
-def _taken(evening_id: int) -> bool:
-    """Whether evening ``evening_id``'s pot went to an evening already."""
-    found = db.session.execute(
-        select(CarriedPot.evening_id).where(CarriedPot.from_evening_id == evening_id)
-    ).first()
-    return found is not None
 
 
 def _store_hand(evening: Evening, checked: CheckedHand, dealer: Player) -> None:
