@@ -22,7 +22,6 @@ from sqlalchemy import select
 
 from scorekeeper.core.rules import get_variant
 from scorekeeper.core.rules.base import (
-    POT,
     InvalidInputError,
     InvalidSettingsError,
     Message,
@@ -115,9 +114,7 @@ def written(evening: Evening) -> str:
 def carried_out(current: EveningView) -> int:
     """The jetons ``current`` leaves for a later evening: its pot under its own end rule
     (nothing when that rule shares or refunds the pot)."""
-    if not current.variant.carries_on(current.evening.options):
-        return 0
-    return current.ledger.common.get(POT, 0)
+    return current.variant.pot_carried_on(current.evening.options, current.ledger.common)
 
 
 def open_pots(group_id: int | None = None) -> list[OpenPot]:

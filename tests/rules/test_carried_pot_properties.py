@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorekeeper.core.ledger import HandRecord, extend, replay
+from scorekeeper.core.rules import get_variant
 from scorekeeper.core.rules.base import CARRIED, POT, Table
 from scorekeeper.core.rules.options import parse_options
 from scorekeeper.core.rules.troggen import TROGGEN
@@ -28,7 +29,7 @@ def chains(draw: st.DrawFn) -> list[Evening]:
         rule = draw(st.sampled_from(["carry", "split"])) if i == length - 1 else "carry"
         evening = draw(evenings(max_hands=8, carried_in=carried, end_rule=rule))
         chain.append(evening)
-        carried = play(evening).common[POT]
+        carried = TROGGEN.pot_carried_on(evening.options, play(evening).common)
     return chain
 
 
@@ -59,7 +60,7 @@ def test_every_evening_of_a_chain_balances_and_the_chain_conserves_the_jetons(
             assert result.final.get(CARRIED, 0) == -evening.carried_in
         finals.append(result.final)
     players = sum(v for final in finals for p, v in final.items() if p not in (POT, CARRIED))
-    left = play(chain[-1]).common[POT] if chain[-1].options["end_pot"] == "carry" else 0
+    left = TROGGEN.pot_carried_on(chain[-1].options, play(chain[-1]).common)
     assert players + left == chain[0].carried_in
 
 
@@ -78,6 +79,15 @@ def test_the_carried_pot_is_followed_like_any_pot_in_the_pairwise_table(
         received[a] = received.get(a, 0) + amount
         received[b] = received.get(b, 0) - amount
     assert {p: v for p, v in received.items() if v} == {p: v for p, v in result.final.items() if v}
+
+
+def test_only_the_end_rule_carry_leaves_the_pot_for_a_later_evening() -> None:
+    left = {POT: 26}
+    for rule, carried in (("carry", 26), ("split", 0), ("refund", 0)):
+        options = parse_options(TROGGEN.option_specs, {"end_pot": rule})
+        assert TROGGEN.pot_carried_on(options, left) == carried
+    doppen = get_variant("doppen", "kirchberg")
+    assert doppen.pot_carried_on(parse_options(doppen.option_specs, {}), left) == 0
 
 
 def test_an_evening_without_hands_hands_the_pot_on_back_or_out() -> None:

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from scorekeeper.core.rules.base import (
+    POT,
     HandInput,
     HandScore,
     InvalidHandError,
@@ -62,6 +63,12 @@ class Variant(ABC):
             self.end_rule_option is not None
             and options.get(self.end_rule_option) == self.carry_choice
         )
+
+    def pot_carried_on(self, options: Options, common: Mapping[str, int]) -> int:
+        """The jetons an evening under ``options`` leaves for a later one, given what its
+        common accounts hold after its last hand: the pot when its end rule carries it on,
+        nothing when that rule shares or refunds it (docs/troggen.md §8)."""
+        return common.get(POT, 0) if self.carries_on(options) else 0
 
     @abstractmethod
     def parse_hand(self, raw: Mapping[str, object], table: Table, options: Options) -> HandInput:
