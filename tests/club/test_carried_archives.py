@@ -139,6 +139,9 @@ def test_without_its_earlier_evening_the_pot_stays_as_the_archive_says(
     assert export(other, new_second)["carried"] == {"pot": 6, "from": None}
     # Imported again, the copy passes its checks too.
     assert evening(other, imported(other, export(other, new_second)))["carried_in"] == 6
+    # Its settlement cannot name the day the pot came from, and still says who is paid.
+    page = other.get(f"/evenings/{new_second}/settlement?end_pot=split", headers=EN).text
+    assert "From the pot carried in to Bert" in page
 
 
 def test_a_pot_taken_over_already_is_not_linked_twice(

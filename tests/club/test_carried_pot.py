@@ -97,6 +97,10 @@ def test_money_is_conserved_across_the_chain(
     # Bert took the 6 carried in and tonight's 6 stakes and his own: the pot pays him.
     assert won["net"]["pot"] == "-0.60"
     assert {"from": "pot", "to": "Bert", "amount": "0.60"} in won["pairwise"]
+    page = client.get(f"/evenings/{second}/settlement", headers=EN).text
+    assert "From the pot to Bert" in page
+    german = client.get(f"/evenings/{second}/settlement", headers={"Accept-Language": "de"})
+    assert "Aus dem Einsatz an Bert" in german.text
 
 
 def test_a_correction_in_the_first_evening_flows_to_the_last(
@@ -306,7 +310,9 @@ def test_an_evening_that_shares_the_pot_out_names_who_keeps_the_one_carried_in(
         "carried": Decimal("-0.60"),
     }
     page = client.get(f"/evenings/{second}/settlement", headers=EN).text
-    assert "Pot from 14.11.2026 pays" in page
+    assert "From the pot of 14.11.2026 to Bert" in page
+    german = client.get(f"/evenings/{second}/settlement", headers={"Accept-Language": "de"})
+    assert "Aus dem Einsatz vom 14.11.2026 an Bert" in german.text
     # The printouts speak the evening's language, German by default.
     words = pdf_text(client.get(f"/evenings/{second}/settlement.pdf", headers=EN).data)
     assert "Einsatz vom 14.11.2026" in words

@@ -94,9 +94,17 @@ def test_page_shows_each_end_rule_with_its_effect(
 
 
 def test_carried_pot_is_paid_like_a_party(client: FlaskClient, open_pot: int) -> None:
+    """The pot is a pile on the table, not a person: money goes into it, in either
+    language, and the pot's key never shows."""
     html = page(client, open_pot, "?end_pot=carry")
-    assert "pays Pot" in html
+    assert re.search(r'class="pay-pair">\w+ pays into the pot</span>', html)
+    assert "pays Pot" not in html
     assert "pays pot" not in html
+    german = client.get(
+        f"/evenings/{open_pot}/settlement?end_pot=carry", headers={"Accept-Language": "de"}
+    ).text
+    assert re.search(r'class="pay-pair">\w+ zahlt in den Einsatz</span>', german)
+    assert "zahlt an Einsatz" not in german
 
 
 def test_evening_rule_is_preselected_and_a_bad_query_falls_back(
