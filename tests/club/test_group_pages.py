@@ -263,6 +263,27 @@ def test_the_settlement_shows_the_highlights(
     assert "Best hand:" in text or "Beste Runde:" in text
 
 
+def test_an_evenings_settlement_and_printouts_name_its_group(
+    app: Flask, client: FlaskClient, create_evening: Callable[..., int]
+) -> None:
+    group = new_group(client, "Stammtisch Rössli")
+    evening = played(client, create_evening, group)
+    link = f'<a href="/groups/{group}">Stammtisch Rössli</a>'
+    assert link in client.get(f"/evenings/{evening}/settlement", headers=EN).text
+    # A tablet without the PIN reads the group's name, but is not led to its pages.
+    tablet = app.test_client()
+    tablet.environ_base["REMOTE_ADDR"] = "192.168.1.30"
+    page = tablet.get(f"/evenings/{evening}/settlement", headers=EN)
+    assert page.status_code == 200
+    assert "Stammtisch Rössli" in page.text
+    assert link not in page.text
+    for printout in ("settlement.pdf", "sheet.pdf"):
+        text = pdf_text(client.get(f"/evenings/{evening}/{printout}").data)
+        assert "2015) · Stammtisch Rössli · 05.03.2026" in " ".join(text.split()), printout
+    alone = played(client, create_evening, None)
+    assert "/groups/" not in client.get(f"/evenings/{alone}/settlement", headers=EN).text
+
+
 PAGES = [
     "/groups",
     "/groups/{g}",

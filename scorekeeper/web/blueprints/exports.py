@@ -23,7 +23,7 @@ from scorekeeper import operations
 from scorekeeper.core.rules import get_variant
 from scorekeeper.core.rules.base import InvalidInputError
 from scorekeeper.db.models import Evening
-from scorekeeper.operations import carried_pots, evening_archives, payments_ticked
+from scorekeeper.operations import carried_pots, evening_archives, payments_ticked, table_groups
 from scorekeeper.operations.club_statistics import evening_highlights
 from scorekeeper.web import csv_exports, json_limits
 from scorekeeper.web.hand_forms import hand_form
@@ -69,6 +69,7 @@ def sheet_pdf_bytes(evening: Evening) -> bytes:
         hands={h.number: h for h in evening.hands},
         sheet_macros=hand_form(get_variant(evening.game, evening.variant)).sheet_macros,
         chart=drawn,
+        group=table_groups.group_of(evening),
     )
 
 
@@ -84,6 +85,7 @@ def settlement_pdf_bytes(evening: Evening, asked: str | None) -> bytes:
             language=evening.language,
             current=current,
             highlights=evening_highlights(current),
+            group=table_groups.group_of(evening),
             **tally_view(current),
         )
     rule = operations.read_end_rule(current, asked)
@@ -109,6 +111,7 @@ def settlement_pdf_bytes(evening: Evening, asked: str | None) -> bytes:
         rows=payments_ticked.payment_rows(result.transfers, payments_ticked.ticks_of(evening))[0],
         highlights=evening_highlights(current),
         carry=carried_pots.links(evening.id),
+        group=table_groups.group_of(evening),
     )
 
 

@@ -11,7 +11,7 @@ from scorekeeper import operations
 from scorekeeper.core.rules.base import InvalidInputError
 from scorekeeper.core.settlement import Payment
 from scorekeeper.db.models import Evening
-from scorekeeper.operations import carried_pots, payments_ticked
+from scorekeeper.operations import carried_pots, payments_ticked, table_groups
 from scorekeeper.operations.club_statistics import evening_highlights
 from scorekeeper.web.json_shapes import text
 from scorekeeper.web.presentation import chart, exact_money, tally_view
@@ -76,6 +76,7 @@ def render_page(evening: Evening, asked: str | None, problems: list[str] | None 
             "evenings/striche.html",
             current=current,
             highlights=evening_highlights(current),
+            group=table_groups.group_of(evening),
             **tally_view(current),
         )
     try:
@@ -112,6 +113,7 @@ def render_page(evening: Evening, asked: str | None, problems: list[str] | None 
         problems=problems or [],
         highlights=evening_highlights(current),
         carry=carried_pots.links(evening.id),
+        group=table_groups.group_of(evening),
     )
 
 
