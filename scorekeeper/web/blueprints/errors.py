@@ -6,7 +6,7 @@ bare 500 traceback.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 from urllib.parse import quote
 
@@ -27,7 +27,7 @@ from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 from werkzeug.wrappers import Response as BaseResponse
 
-from scorekeeper.core.rules.base import ImplausibleHandError, InvalidInputError
+from scorekeeper.core.rules.base import ImplausibleHandError, InvalidInputError, Message
 from scorekeeper.db.extensions import db
 from scorekeeper.db.models import Evening
 from scorekeeper.operations import (
@@ -138,13 +138,24 @@ def refuse(status: int, field: str, message: str) -> Response:
 
 
 def invalid(error: InvalidInputError) -> Response:
-    """Impossible input: 422 with a message per field."""
-    return reply({"errors": json_shapes.errors_json(error.errors)}, 422)
+    """Impossible input: 422 with a message per field. A page shows its refusals at their
+    fields itself; one that does not still answers with a page saying them, never with
+    the API's JSON."""
+    if wants_json():
+        return reply({"errors": json_shapes.errors_json(error.errors)}, 422)
+    return refuse(422, "", in_words(error.errors))
 
 
 def implausible(error: ImplausibleHandError) -> Response:
-    """Implausible input: 422 with warnings, to confirm."""
-    return reply({"warnings": json_shapes.errors_json(error.warnings)}, 422)
+    """Implausible input: 422 with warnings, to confirm (on a page, said in words)."""
+    if wants_json():
+        return reply({"warnings": json_shapes.errors_json(error.warnings)}, 422)
+    return refuse(422, "", in_words(error.warnings))
+
+
+def in_words(found: Mapping[str, Sequence[Message]]) -> str:
+    """Every message of a refusal, one after the other."""
+    return " ".join(json_shapes.text(m) for messages in found.values() for m in messages)
 
 
 def bad_json(_error: BadJSONError) -> Response:
@@ -205,7 +216,7 @@ def too_many(error: TooManyAttemptsError) -> Response:
 def stale(_error: StaleVersionError) -> Response:
     """A change made to an older version: 409."""
     message = gettext("Someone changed this meanwhile. Reload and enter the change again.")
-    return json_error(409, "version", message)
+    return refuse(409, "version", message)
 
 
 def round_state(error: RoundStateError) -> Response:
