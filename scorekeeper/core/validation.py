@@ -39,6 +39,10 @@ LANGUAGES = ("de", "en")
 #: Names of common accounts (and of whoever keeps a pot carried in); a player called like
 #: one would be mistaken for it.
 RESERVED = {POT, KASSE, CARRIED}
+#: Names a new player or member may not take: the accounts' own, and what the German pages
+#: call the pot ("Einsatz"), which a player of that name would be read as. Names stored
+#: before keep their spelling; archives are held to ``RESERVED`` alone.
+REFUSED_NAMES = RESERVED | {"einsatz"}
 #: The longest reason for voiding or correcting a hand: a sentence, as long as a title.
 VOID_LENGTH = 200
 
@@ -136,7 +140,7 @@ def read_players(
             errors.add(field, problem)
         elif name_key(name) in seen:
             errors.add(field, msg("{name} is listed twice.", name=name))
-        elif name_key(name) in RESERVED:
+        elif name_key(name) in REFUSED_NAMES and name_key(name) not in known:
             errors.add(
                 field,
                 msg(

@@ -101,6 +101,17 @@ def _side(evening_id: int | None, pot: int) -> Carried:
     return Carried(evening_id, day_of(other) if other is not None else None, pot)
 
 
+def links_among(evening_ids: list[int]) -> dict[int, int]:
+    """Which of ``evening_ids`` took over the pot of which evening (later -> earlier), in
+    one query: a group's page names every link of its evenings."""
+    found = db.session.execute(
+        select(CarriedPot.evening_id, CarriedPot.from_evening_id).where(
+            CarriedPot.evening_id.in_(evening_ids), CarriedPot.from_evening_id.is_not(None)
+        )
+    )
+    return {later: earlier for later, earlier in found if earlier is not None}
+
+
 def day_of(evening: Evening) -> date:
     """The day an evening is known by: its date, or the day it was started."""
     return evening.date or evening.created_at.date()
@@ -201,10 +212,22 @@ def mismatch(earlier: Evening, later: Evening) -> Message | None:
     variant = get_variant(earlier.game, earlier.variant)
     if not variant.carries_on(earlier.options):
         return msg("The evening of {day} does not carry its pot on (its end rule).", day=day)
-    if (later.game, later.variant) != (earlier.game, earlier.variant) or any(
-        later.options.get(key) != earlier.options.get(key) for key in ("unit_value", "currency")
-    ):
-        return msg("The evening of {day} has another game or unit value.", day=day)
+    if (later.game, later.variant) != (earlier.game, earlier.variant):
+        return msg("The evening of {day} is another game or variant.", day=day)
+    if later.options.get("currency") != earlier.options.get("currency"):
+        return msg(
+            "The evening of {day} played in {currency}; choose the same currency to take "
+            "over its pot.",
+            day=day,
+            currency=earlier.options.get("currency", ""),
+        )
+    if later.options.get("unit_value") != earlier.options.get("unit_value"):
+        return msg(
+            "The evening of {day} played for {value} a jeton; choose the same unit value to "
+            "take over its pot.",
+            day=day,
+            value=earlier.options.get("unit_value", ""),
+        )
     if later.id in _earlier_in_chain(earlier):
         return msg("The evening of {day} took its pot from this one.", day=day)
     return None

@@ -20,7 +20,7 @@ from scorekeeper.core.rules.base import (
     ScorekeeperError,
     msg,
 )
-from scorekeeper.core.validation import name_key, name_problem, reject_unknown
+from scorekeeper.core.validation import REFUSED_NAMES, name_key, name_problem, reject_unknown
 from scorekeeper.db.extensions import db
 from scorekeeper.db.models import (
     Evening,
@@ -168,8 +168,27 @@ def ensure_members(group: TableGroup, players: Iterable[Player]) -> None:
 
 def rename_member(member: Member, raw: object) -> Member:
     """What the group calls the member from now on; the names written at its evenings
-    stay as they were, and stay theirs."""
-    member.name = read_name(raw)
+    stay as they were, and stay theirs.
+
+    Refused: a name another member of the group is called (two rows of one name in the
+    season table would be two people no one can tell apart; one person is merged), and a
+    name a new player could not take either.
+    """
+    name = read_name(raw)
+    if name_key(name) in REFUSED_NAMES:
+        refusal = msg(
+            "{name} is reserved for the pot or the Kasse; please choose another name.", name=name
+        )
+        raise InvalidSettingsError.single("name", refusal)
+    for other in member.group.members:
+        if other.id != member.id and name_key(other.name) == name_key(name):
+            refusal = msg(
+                "Another member is called {name} already. If it is the same person, merge "
+                "the two instead.",
+                name=other.name,
+            )
+            raise InvalidSettingsError.single("name", refusal)
+    member.name = name
     db.session.flush()
     return member
 

@@ -25,7 +25,7 @@ from scorekeeper.core.validation import (
     LANGUAGES,
     NAME_COLUMN,
     NAME_LENGTH,
-    RESERVED,
+    REFUSED_NAMES,
     name_key,
     name_problem,
     read_date,
@@ -354,7 +354,7 @@ def _read_name(body: Mapping[str, object], errors: ErrorCollector, kept: str = "
     name = " ".join(value.split())
     if (problem := name_problem(name, NAME_COLUMN if name == kept else NAME_LENGTH)) is not None:
         errors.add("name", problem)
-    elif name_key(name) in RESERVED:
+    elif name_key(name) in REFUSED_NAMES and name != kept:
         errors.add(
             "name",
             msg(

@@ -4,6 +4,7 @@ whenever the earlier evening changes, and conserved across every evening of the 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
@@ -199,7 +200,9 @@ def test_the_link_is_removed_and_made_again_afterwards(
         ("no-group", "same table group"),
         ("split", "does not carry"),
         ("taken", "another evening already"),
-        ("unit", "unit value"),
+        ("unit", "played for 0.10 a jeton; choose the same unit value"),
+        ("currency", "played in CHF; choose the same currency"),
+        ("game", "is another game or variant"),
         ("circle", "took its pot from this one"),
         ("missing", "There is no evening"),
     ],
@@ -228,6 +231,10 @@ def test_a_link_that_cannot_be_is_refused_in_words(
         record_hand(source, LOST)
     elif make == "unit":
         target = create_evening(FOUR, group=group, options={"unit_value": "0.50"})
+    elif make == "currency":
+        target = create_evening(FOUR, group=group, options={"currency": "EUR"})
+    elif make == "game":
+        target = create_evening(FOUR, group=group, game="troggu")
     elif make == "circle":
         target, source = first, second
     elif make == "missing":
@@ -245,6 +252,51 @@ def test_a_linked_evening_keeps_its_group(client: FlaskClient, chain: tuple[int,
     moved = client.put(f"/api/v1/evenings/{first}/group", json={"group": other}, headers=EN)
     assert moved.status_code == 422
     assert "remove that link first" in moved.json["errors"]["group"][0]
+
+
+def test_the_group_page_names_the_links_and_keeps_linked_evenings_in(
+    client: FlaskClient, chain: tuple[int, int]
+) -> None:
+    first, second = chain
+    group = evening_group(client, first)
+    page = client.get(f"/groups/{group}", headers=EN).text
+    assert "Its pot went on to the evening of 21.11.2026." in page
+    assert "Opens with the pot of the evening of 14.11.2026." in page
+    assert f"/groups/{group}/evenings/{second}/carried-pot/out" in page
+    assert f"/evenings/{first}/out" not in page
+    assert f"/evenings/{second}/out" not in page
+    # A page from before the link was made still has the button: the refusal is said
+    # at that evening, on the group's page, and the evening stays.
+    taken = client.post(f"/groups/{group}/evenings/{first}/out", headers=EN)
+    assert taken.status_code == 422
+    assert taken.mimetype == "text/html"
+    assert re.search(
+        rf'<li id="evening-{first}">\s*<a [^>]*>[^<]*</a>\s*<p class="error" role="alert">'
+        r"This evening&#39;s pot is carried from or to another evening of its group",
+        taken.text,
+        re.S,
+    )
+    assert evening_group(client, first) == group
+
+
+def test_the_group_page_opens_an_evening_without_its_carried_pot(
+    client: FlaskClient, chain: tuple[int, int]
+) -> None:
+    first, second = chain
+    group = evening_group(client, first)
+    out = f"/groups/{group}/evenings/{second}/carried-pot/out"
+    answer = client.post(out, headers=EN)
+    assert answer.status_code == 303
+    assert (evening(client, second)["carried_in"], evening(client, first)["carried_to"]) == (
+        0,
+        None,
+    )
+    page = client.get(f"/groups/{group}", headers=EN).text
+    assert "that pot is open again" in page
+    assert "The evening of 14.11.2026 carries its pot on: 6 jetons." in page
+    assert f"/evenings/{second}/out" in page  # no longer linked: it may leave the group
+    assert client.post(out, headers=EN).status_code == 303  # pressed twice: nothing more
+    assert client.post(f"/groups/{group}/evenings/999/carried-pot/out").status_code == 404
 
 
 def test_a_player_cannot_be_called_like_the_carried_pot(client: FlaskClient) -> None:
@@ -330,7 +382,7 @@ def test_a_refused_pot_on_the_form_is_said_at_its_field(
     body = {**NEW_EVENING, "opt_unit_value": "0.50", "carried_from": str(first)}
     refused = client.post("/evenings", data=body, headers=EN)
     assert refused.status_code == 422
-    assert "has another game or unit value" in refused.text
+    assert "played for 0.10 a jeton; choose the same unit value" in refused.text
     assert len(client.get("/api/v1/evenings").json["evenings"]) == 1
 
 

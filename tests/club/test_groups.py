@@ -94,6 +94,37 @@ def test_a_renamed_member_keeps_the_names_written_at_the_table(
     assert client.patch(url, json={"name": " "}, headers=EN).status_code == 422
 
 
+@pytest.mark.parametrize(
+    ("name", "problem"),
+    [
+        ("bert", "Another member is called Bert already."),
+        ("Pot", "reserved for the pot"),
+        ("Einsatz", "reserved for the pot"),
+        ("carried", "reserved for the pot"),
+    ],
+)
+def test_a_member_is_not_renamed_like_another_member_or_the_pot(
+    client: FlaskClient, create_evening: Callable[..., int], name: str, problem: str
+) -> None:
+    group = new_group(client)["id"]
+    create_evening(FOUR, group=group)
+    anna = members(client, group)["Anna"]
+    url = f"/api/v1/groups/{group}/members/{anna['id']}"
+    refused = client.patch(url, json={"name": name}, headers=EN)
+    assert refused.status_code == 422
+    assert problem in refused.json["errors"]["name"][0]
+    assert members(client, group)["Anna"]["id"] == anna["id"]
+    # Her own name in another spelling is hers to take.
+    assert client.patch(url, json={"name": "ANNA"}).status_code == 200
+
+
+def test_a_new_player_is_not_called_like_the_pot_in_german(client: FlaskClient) -> None:
+    body = {"game": "troggen", "players": [*FOUR[:3], "einsatz"]}
+    refused = client.post("/api/v1/evenings", json=body, headers=EN)
+    assert refused.status_code == 422
+    assert "reserved for the pot" in refused.json["errors"]["players"][0]
+
+
 def test_two_entries_for_one_person_merge_unless_they_sat_at_one_table(
     client: FlaskClient, create_evening: Callable[..., int]
 ) -> None:

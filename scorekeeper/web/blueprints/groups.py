@@ -17,7 +17,7 @@ from werkzeug.wrappers import Response
 
 from scorekeeper import operations
 from scorekeeper.core.rules import get_variant
-from scorekeeper.core.rules.base import InvalidSettingsError, msg
+from scorekeeper.core.rules.base import InvalidInputError, InvalidSettingsError, msg
 from scorekeeper.core.statistics import compare, player_statistics, season_table
 from scorekeeper.db.extensions import db
 from scorekeeper.db.models import Evening, GroupEvening, Member, TableGroup
@@ -117,8 +117,13 @@ def free_evenings() -> list[Evening]:
     )
 
 
-def render_group(group: TableGroup, refused: dict[str, Any] | None = None) -> str:
-    """The group's page; ``refused``: forms that came back with their errors, by name."""
+def render_group(
+    group: TableGroup,
+    refused: dict[str, Any] | None = None,
+    evening_problem: tuple[int, list[str]] | None = None,
+) -> str:
+    """The group's page; ``refused``: forms that came back with their errors, by name;
+    ``evening_problem``: why a button of one of its evenings did nothing."""
     forms = refused or {}
     members = list(group.members)
     rename = forms.get("rename") or club_forms.name_form("group", name=group.name)
@@ -134,12 +139,24 @@ def render_group(group: TableGroup, refused: dict[str, Any] | None = None) -> st
             )
         )
     offered = [(str(e.id), evening_label(e)) for e in free_evenings()]
+    evenings = table_groups.evenings_of(group)
+    by_id = {e.id: e for e in evenings}
+    # Links never leave a group (moving a linked evening is refused), so both ends are here.
+    came = {
+        later: by_id[earlier]
+        for later, earlier in carried_pots.links_among(list(by_id)).items()
+        if earlier in by_id
+    }
+    went = {earlier.id: by_id[later] for later, earlier in came.items()}
     return render_template(
         "groups/show.html",
         group=group,
         rename=rename,
         members=member_forms,
-        evenings=table_groups.evenings_of(group),
+        evenings=evenings,
+        came=came,
+        went=went,
+        evening_problem=evening_problem,
         evening_label=evening_label,
         put_in=forms.get("evening") or club_forms.evening_form(offered),
         offered=offered,
@@ -251,11 +268,45 @@ def take_out(group_id: int, evening_id: int) -> Response:
             abort(404)
         found = table_groups.group_of(evening)
         if found is not None and found.id == group.id:
-            table_groups.put_in_group(evening, None)
+            try:
+                table_groups.put_in_group(evening, None)
+            except InvalidSettingsError as error:
+                raise evening_refused(group_id, evening_id, error) from None
             flash(gettext("The evening belongs to no group now."))
         return Written(redirect(url_for("groups.show", group_id=group_id, _anchor="evenings"), 303))
 
     return write(make)
+
+
+@bp.post("/<int:group_id>/evenings/<int:evening_id>/carried-pot/out")
+def without_carried_pot(group_id: int, evening_id: int) -> Response | tuple[str, int]:
+    """Let one of the group's evenings open without the pot it took over: the earlier
+    evening's pot is open again, to be taken over by another (docs/club.md)."""
+
+    def make() -> Written[Response | tuple[str, int]]:
+        group = load(group_id)
+        evening = operations.get_evening(evening_id)
+        found = table_groups.group_of(evening) if evening is not None else None
+        if evening is None or found is None or found.id != group.id:
+            abort(404)
+        if evening.carried_from is not None:
+            try:
+                carried_pots.remove_link(evening, source="page")
+            except InvalidInputError as error:
+                raise evening_refused(group_id, evening_id, error) from None
+            flash(gettext("The evening opens without a carried pot now; that pot is open again."))
+        return Written(redirect(url_for("groups.show", group_id=group_id, _anchor="evenings"), 303))
+
+    return write(make)
+
+
+def evening_refused(group_id: int, evening_id: int, error: InvalidInputError) -> Answered:
+    """The group's page again, with why the button of evening ``evening_id`` did nothing
+    said at that evening; status 422."""
+    problems = [text(m) for messages in error.errors.values() for m in messages]
+    return Answered(
+        lambda: (render_group(load(group_id), evening_problem=(evening_id, problems)), 422)
+    )
 
 
 # --- The season ---------------------------------------------------------------------------
