@@ -256,8 +256,10 @@ def test_the_settlement_shows_the_highlights(
     evening = played(client, create_evening, None)
     page = client.get(f"/evenings/{evening}/settlement", headers=EN).text
     assert "Highlights of the evening" in page
-    assert "Best hand:" in page
+    assert re.search(r"Best hand: \w+ won \+\d+ jetons in hand \d+\.", page)
     assert "Bid most:" in page
+    german = client.get(f"/evenings/{evening}/settlement", headers=DE).text
+    assert re.search(r"Beste Runde: \w+ gewann \+\d+ Jetons in Runde \d+\.", german)
     pdf = client.get(f"/evenings/{evening}/settlement.pdf")
     text = " ".join(pdf_text(pdf.data).split())
     assert "Best hand:" in text or "Beste Runde:" in text

@@ -212,6 +212,7 @@ class Doppen(Variant):
     min_players = 3
     max_players = 4
     unit_name = msg("Points")
+    unit_word = msg("points")
     common_accounts = (KASSE,)
     option_specs = (
         *money_options(unit_value="0.02", currency="EUR"),

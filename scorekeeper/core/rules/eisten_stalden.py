@@ -227,6 +227,7 @@ class EistenStalden(Variant):
     max_players = 8
     option_specs = ()
     unit_name = msg("Striche")
+    unit_word = msg("Striche")
     keeps_tally = True
 
     def initial_state(self) -> None:

@@ -166,6 +166,7 @@ class Troggen(Variant):
     min_players = 4
     max_players = 6
     unit_name = msg("Jetons")
+    unit_word = msg("jetons")
     common_accounts = (POT,)
     end_rule_option = "end_pot"
     carry_choice = "carry"

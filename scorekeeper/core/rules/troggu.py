@@ -85,6 +85,7 @@ class Troggu(Variant):
 
     game = "troggu"
     unit_name = msg("Base amounts")
+    unit_word = msg("base amounts")
 
     def __init__(self, region: Region) -> None:
         self.region = region

@@ -37,6 +37,9 @@ class Variant(ABC):
     option_specs: tuple[OptionSpec, ...]
     #: What one native unit is called on pages and printouts (jetons, points...).
     unit_name: Message = msg("Units")
+    #: The same unit inside a sentence ("Bert won +24 jetons"): lower case where the
+    #: language writes it so, as English does and German does not.
+    unit_word: Message = msg("units")
     #: Accounts besides the players' own (e.g. the pot); they may never go negative.
     common_accounts: tuple[str, ...] = ()
     #: Option keys that are end-of-evening rules and can be changed on the settlement page.
