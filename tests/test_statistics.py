@@ -89,6 +89,11 @@ def troggen_g5(**kwargs: Any) -> PlayedEvening:
     )
 
 
+def taken(places: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], ...]:
+    """The Misère places a person took, without the places never taken (0)."""
+    return tuple((place, n) for place, n in places if n)
+
+
 # -- Troggen --------------------------------------------------------------------------------
 
 
@@ -112,13 +117,39 @@ def test_troggen_sides_contracts_and_misere_places() -> None:
         ("gegen", 0, 0, 0),
     ]
     assert (a.roles.as_defender.played, a.roles.as_defender.lost) == (1, 1)
-    assert a.roles.misere_places == ((1, 1),)
-    assert c.roles.misere_places == ((2, 1),)
-    assert e.roles.misere_places == ((2, 1),)
-    assert d.roles.misere_places == ((4, 1),)
+    assert taken(a.roles.misere_places) == ((1, 1),)
+    assert taken(c.roles.misere_places) == ((2, 1),)
+    assert taken(e.roles.misere_places) == ((2, 1),)
+    assert taken(d.roles.misere_places) == ((4, 1),)
     assert (d.roles.as_partner.played, d.roles.as_partner.lost) == (1, 1)
     assert (e.roles.as_partner.played, e.roles.as_partner.won) == (1, 1)
     assert c.roles.declared.won == 1
+
+
+def test_misere_places_list_every_place_in_order_zeros_included() -> None:
+    """Every place of the game's largest table is a figure, in order after the sides, so two
+    persons who both played the game line up place by place: 0 where a person never took
+    a place, never missing (docs/statistics.md, "Sides")."""
+    ev = troggen_g5()
+    c = player_statistics([ev], "C").troggen
+    assert c is not None
+    assert c.roles.misere_places == ((1, 0), (2, 1), (3, 0), (4, 0), (5, 0), (6, 0))
+    keys = [k for k, _ in c.figures()]
+    places = [k for k in keys if k.startswith("misere.")]
+    assert places == [f"misere.place.{n}" for n in range(1, 7)]
+    assert keys.index("misere.place.1") == keys.index("defender.lost") + 1
+    side = compare(player_statistics([ev], "C"), player_statistics([ev], "A"))
+    got = [(f.key, f.a, f.b) for f in side.figures if ".misere." in f.key]
+    assert got == [
+        ("troggen.misere.place.1", 0, 1),
+        ("troggen.misere.place.2", 1, 0),
+        ("troggen.misere.place.3", 0, 0),
+        ("troggen.misere.place.4", 0, 0),
+        ("troggen.misere.place.5", 0, 0),
+        ("troggen.misere.place.6", 0, 0),
+    ]
+    order = [f.key for f in side.figures]
+    assert order.index("troggen.misere.place.6") < order.index("troggen.last_trick.pagat.won")
 
 
 def test_troggen_last_trick_seen_from_each_side() -> None:
@@ -359,7 +390,8 @@ def test_troggu_solo_partner_tie_all_tricks_and_misere() -> None:
         evening_id=2,
     )
     places = {p: player_statistics([misere], p).troggu.roles.misere_places for p in FIVE}
-    assert places == {
+    assert {len(p) for p in places.values()} == {8}  # Visp and Grächen seat up to eight
+    assert {p: taken(found) for p, found in places.items()} == {
         "A": ((4, 1),),
         "B": ((3, 1),),
         "C": ((4, 1),),

@@ -226,6 +226,52 @@ def test_a_members_page_and_a_comparison(
     assert "Compare two members" in chooser.text
 
 
+MISERES = [
+    {"contract": "misere", "points": {"Anna": 8, "Bert": 20, "Clara": 12, "Dora": 15}},
+    {"contract": "misere", "points": {"Anna": 20, "Bert": 8, "Clara": 15, "Dora": 12}},
+]
+
+
+def figure_rows(html: str) -> list[tuple[str, list[str]]]:
+    """A comparison's rows: the figure's words and each member's value as shown."""
+    return [
+        (words, re.findall(r'<td class="num">([^<]*)</td>', cells))
+        for words, cells in re.findall(r'<th scope="row">([^<]*)</th>(.*?)</tr>', html, re.S)
+    ]
+
+
+def test_a_comparison_lists_misere_places_in_order_with_zeros(
+    client: FlaskClient, create_evening: Callable[..., int]
+) -> None:
+    """Both played the game: a place one of them never took is 0, not the dash of a game
+    never played, and the places stand in order before the last trick's figures."""
+    group = new_group(client)
+    evening = played(client, create_evening, group)
+    for hand in MISERES:
+        answer = client.post(f"/api/v1/evenings/{evening}/hands", json=hand)
+        assert answer.status_code == 201, answer.json
+    ids = members(client, group)
+    page = client.get(
+        f"/groups/{group}/compare?a={ids['Clara']}&b={ids['Anna']}&from=2026-01-01", headers=EN
+    )
+    assert page.status_code == 200
+    rows = figure_rows(page.text)
+    places = [(w, v) for w, v in rows if w.startswith("Misère: place")]
+    assert places == [
+        ("Misère: place 1", ["0", "1"]),
+        ("Misère: place 2", ["1", "0"]),
+        ("Misère: place 3", ["1", "0"]),
+        ("Misère: place 4", ["0", "1"]),
+        ("Misère: place 5", ["0", "0"]),
+        ("Misère: place 6", ["0", "0"]),
+    ]
+    words = [w for w, _ in rows]
+    assert words.index("Misère: place 6") < words.index("King in the last trick won (own side)")
+    shown = client.get(f"/groups/{group}/members/{ids['Clara']}?from=2026-01-01", headers=EN)
+    assert re.search(r"Misère: place 2.*Misère: place 3", shown.text, re.S)
+    assert "Misère: place 1" not in shown.text  # never happened: left out
+
+
 def test_the_new_evening_form_offers_the_groups(client: FlaskClient) -> None:
     assert "Table group" not in client.get("/evenings/new", headers=EN).text
     group = new_group(client)

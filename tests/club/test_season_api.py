@@ -84,6 +84,33 @@ def test_a_member_page_and_a_comparison(
     assert figures["troggen.contract.einfach.played"] == (0, 1)
 
 
+def test_misere_places_are_every_place_in_order_with_zeros(
+    client: FlaskClient, create_evening: Callable[..., int]
+) -> None:
+    """A member who played Troggen has every Misère place as a figure, 0 for a place never
+    taken; two members line up place by place, in order."""
+    group = client.post("/api/v1/groups", json={"name": "Donnerstag"}).json["id"]
+    evening = played_evening(client, create_evening, group, "2026-03-05")
+    misere = {"contract": "misere", "points": {"Anna": 8, "Bert": 20, "Clara": 12, "Dora": 15}}
+    assert client.post(f"/api/v1/evenings/{evening}/hands", json=misere).status_code == 201
+    members = {m["name"]: m["id"] for m in client.get(f"/api/v1/groups/{group}").json["members"]}
+    url = f"/api/v1/groups/{group}/members/{members['Clara']}/statistics?from=2026-01-01"
+    clara = client.get(url).json["figures"]
+    assert [clara[f"troggen.misere.place.{n}"] for n in range(1, 7)] == [0, 1, 0, 0, 0, 0]
+    both = client.get(
+        f"/api/v1/groups/{group}/compare?a={members['Clara']}&b={members['Anna']}&from=2026-01-01"
+    ).json
+    places = [(f["key"], f["a"], f["b"]) for f in both["figures"] if ".misere." in f["key"]]
+    assert places == [
+        ("troggen.misere.place.1", 0, 1),
+        ("troggen.misere.place.2", 1, 0),
+        ("troggen.misere.place.3", 0, 0),
+        ("troggen.misere.place.4", 0, 0),
+        ("troggen.misere.place.5", 0, 0),
+        ("troggen.misere.place.6", 0, 0),
+    ]
+
+
 def test_filters_refuse_what_they_cannot_read(client: FlaskClient) -> None:
     group = client.post("/api/v1/groups", json={"name": "Donnerstag"}).json["id"]
     for query, field in [

@@ -11,6 +11,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from scorekeeper.core.rules import doppen_hand, troggen, troggu_scoring
+from scorekeeper.core.rules.troggu import MONEY_VARIANTS as TROGGU_MONEY_VARIANTS
 
 Counts = Counter[str]
 Figure = tuple[str, int]
@@ -23,6 +24,14 @@ CONTRACTS = {
         c.value for c in troggu_scoring.Contract if c is not troggu_scoring.Contract.MISERE
     ),
     "eisten-stalden": ("team",),
+}
+#: The Misère places of each game: one per seat of its largest table (docs/statistics.md,
+#: "Sides"); games without a Misère have none.
+MISERE_PLACES = {
+    "troggen": troggen.Troggen.max_players,
+    "doppen": 0,
+    "troggu": max(v.max_players for v in TROGGU_MONEY_VARIANTS),
+    "eisten-stalden": 0,
 }
 LAST_TRICK_CARDS = ("pagat", "king")
 DOPPEN_PREMIUMS = ("pagat", "uhu", "trull", "kings", "valat")
@@ -68,7 +77,8 @@ class ContractTally:
 class Roles:
     """The sides a person played in one game (docs/statistics.md, "Sides").
 
-    ``misere_places``: (place, how often), for every place the person took.
+    ``misere_places``: (place, how often), for every place of the game from 1 to its
+    largest table, in order, a place never taken included with 0.
     """
 
     hands: int
@@ -80,15 +90,13 @@ class Roles:
     @classmethod
     def of(cls, counts: Counts, kind: str) -> Roles:
         """The roles counted for a game of ``kind``."""
-        places = sorted(
-            (int(key.split(".")[1]), n) for key, n in counts.items() if key.startswith("misere.")
-        )
+        places = tuple((p, counts[f"misere.{p}"]) for p in range(1, MISERE_PLACES[kind] + 1))
         return cls(
             counts["hands"],
             tuple(ContractTally(c, Tally.of(counts, f"contract.{c}")) for c in CONTRACTS[kind]),
             Tally.of(counts, "partner"),
             Tally.of(counts, "defender"),
-            tuple(places),
+            places,
         )
 
     @property
