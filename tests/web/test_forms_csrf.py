@@ -110,6 +110,15 @@ def seed(client: FlaskClient, app: Flask) -> list[str]:
     group = api("POST", "/groups", {"name": "Donnerstagsrunde"})["id"]
     response = client.put(f"/api/v1/evenings/{troggen}/group", json={"group": group})
     assert response.status_code == 200, response.json
+    # A pot carried from one of the group's evenings into the next.
+    carry = {"game": "troggen", "players": PLAYERS4, "group": group}
+    earlier = api("POST", "/evenings", {**carry, "options": {"end_pot": "carry"}})["id"]
+    api(
+        "POST",
+        f"/evenings/{earlier}/hands",
+        {"contract": "einfach", "bidder": "Anna", "points": 20},
+    )
+    api("POST", "/evenings", {**carry, "carried_from": earlier})
     closed = api("POST", "/evenings", {"game": "troggen", "players": PLAYERS4})["id"]
     api("POST", f"/evenings/{closed}/close", {})
     with app.app_context():
