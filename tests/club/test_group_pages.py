@@ -194,6 +194,17 @@ def test_the_season_downloads(client: FlaskClient, create_evening: Callable[...,
     net = client.get(f"/api/v1/groups/{group}/season{query}", headers=EN).json["rows"]
     bert = next(r for r in net if r["name"] == "Bert")
     assert f"CHF {bert['money'].lstrip('-')}" in text.replace("\u2212", "").replace("+", "")
+    # The links to the downloads keep the order the table is shown in.
+    page = client.get(f"/groups/{group}/season{query}&sort=person&order=asc", headers=EN).text
+    links = {}
+    for ext in ("csv", "pdf"):
+        link = re.search(rf'href="(/groups/{group}/season\.{ext}\?[^"]*)"', page)
+        assert link is not None
+        links[ext] = link.group(1).replace("&amp;", "&")
+        assert "sort=person" in links[ext]
+        assert "order=asc" in links[ext]
+    rows = client.get(links["csv"], headers=EN).text.splitlines()[1:]
+    assert [row.split(",")[0] for row in rows] == ['"\'=1+1"', "Bert", "Clara", "Dora"]
 
 
 def test_a_members_page_and_a_comparison(
@@ -309,6 +320,8 @@ def test_the_settlement_shows_the_highlights(
     pdf = client.get(f"/evenings/{evening}/settlement.pdf")
     text = " ".join(pdf_text(pdf.data).split())
     assert "Best hand:" in text or "Beste Runde:" in text
+    # Money won reads as on the page, with its sign.
+    assert re.search(r"CHF \+\d+\.\d\d", text)
 
 
 def test_an_evenings_settlement_and_printouts_name_its_group(

@@ -362,6 +362,8 @@ def season(group_id: int) -> tuple[str, int]:
         tables=club_pages.tables(rows),
         headers=club_pages.headers(group_id, query, key, descending),
         query=query,
+        # The downloads keep the order the table is shown in.
+        downloads={**query, "sort": key, "order": "desc" if descending else "asc"},
         problems=problems,
         games=club_pages.choices_of_games(),
         variants=club_pages.choices_of_variants(),
