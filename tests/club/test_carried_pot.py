@@ -338,6 +338,10 @@ def test_the_group_page_offers_the_open_pot_and_starts_the_next_evening_with_it(
     screen = client.get(f"/evenings/{first}", headers=EN).text
     assert "a hand recorded or corrected here changes that evening too" in screen
     assert f'href="/evenings/{second}/settlement"' in screen
+    # Back to the form that started it: it says where the pot went, not a blank form.
+    again = client.get(start.replace("&amp;", "&"), headers=EN).text
+    assert "That pot was taken over already, by the evening of 21.11.2026." in again
+    assert f'href="/evenings/{second}"' in again
     offered = client.get(f"/groups/{group}", headers=EN).text
     assert "14.11.2026 carries its pot on" not in offered
     assert "21.11.2026 carries its pot on: 6 jetons." in offered

@@ -164,8 +164,25 @@ def new() -> str:
     form = new_evening_form(variant, text, today=local_today(), groups=group_choices(), pots=pots)
     prefilled(form, pots)
     return render_template(
-        "evenings/new.html", form=form, variant=variant, games=VARIANTS, known=known_players()
+        "evenings/new.html",
+        form=form,
+        variant=variant,
+        games=VARIANTS,
+        known=known_players(),
+        taken_by=taken_by(pots),
     )
+
+
+def taken_by(pots: list[tuple[str, str]]) -> Evening | None:
+    """The evening that took over the pot ``?carried_from=`` asks for, when another evening
+    did already: Back after starting the next evening must not start a second one."""
+    wanted = request.args.get("carried_from", "")
+    if not access.may_manage_installation():
+        return None  # pots are offered to whoever may manage the installation alone
+    if not wanted.isdigit() or len(wanted) > 9 or wanted in dict(pots):
+        return None
+    link = carried_pots.link_from(int(wanted))
+    return operations.get_evening(link.evening_id) if link is not None else None
 
 
 @bp.post("/evenings")
