@@ -193,19 +193,27 @@ def rename_member(member: Member, raw: object) -> Member:
     return member
 
 
+def check_merge(group: TableGroup, keep: Member, other: Member) -> None:
+    """Refuse to merge a member with itself, or two members who sat at one table."""
+    if keep.id == other.id:
+        raise InvalidSettingsError.single("other", msg("Choose two different members."))
+    shared = _evenings_seating(group, other) & _evenings_seating(group, keep)
+    if shared:
+        evening = db.session.get_one(Evening, min(shared))
+        refusal = msg(
+            "They sat at one table on {day}, so they are two people and stay apart.",
+            day=_day(evening),
+        )
+        raise InvalidSettingsError.single("other", refusal)
+
+
 def merge_members(group: TableGroup, keep: Member, other: Member) -> Member:
     """``other`` and ``keep`` are one person: every name of ``other`` becomes ``keep``'s.
 
     Two names of one person never sat at one table, so nothing is counted twice; if they
     did, they are two people, and the merge is refused.
     """
-    if keep.id == other.id:
-        raise InvalidSettingsError.single("other", msg("Choose two different members."))
-    shared = _evenings_seating(group, other) & _evenings_seating(group, keep)
-    if shared:
-        evening = db.session.get_one(Evening, min(shared))
-        refusal = msg("They sat at one table on {day}: two people.", day=_day(evening))
-        raise InvalidSettingsError.single("other", refusal)
+    check_merge(group, keep, other)
     db.session.execute(
         MemberName.__table__.update()
         .where(MemberName.member_id == other.id)
@@ -230,8 +238,8 @@ def _evenings_seating(group: TableGroup, member: Member) -> set[int]:
 
 
 def _day(evening: Evening) -> str:
-    """The evening's date as the refusal names it."""
-    return (evening.date or evening.created_at.date()).isoformat()
+    """The evening's date as the refusal names it, as the pages write days (14.11.2026)."""
+    return (evening.date or evening.created_at.date()).strftime("%d.%m.%Y")
 
 
 def persons(group: TableGroup) -> dict[int, Member]:

@@ -110,12 +110,20 @@ def test_rename_group_and_member_and_merge(
         headers=EN,
     )
     assert refused.status_code == 422
-    assert "They sat at one table on 2026-03-05: two people." in refused.text
+    assert "They sat at one table on 05.03.2026, so they are two people" in refused.text
+    assert "Nothing was changed." in refused.text
+    assert f'href="#member-{ids["Bert"]}"' in refused.text
     assert "Bert" in members(client, group)
     assert "Clara" in members(client, group)
+    # A merge cannot be undone: the first tap asks once more, naming both.
+    chosen = {f"g{ids['Anna']}-other": str(ids["Hansi"])}
+    asked = client.post(f"/groups/{group}/members/{ids['Anna']}/merge", data=chosen, headers=EN)
+    assert asked.status_code == 200
+    assert "Are Hansi and Anna B. one person?" in asked.text
+    assert 'name="confirmed" value="1"' in asked.text
+    assert "Hansi" in members(client, group)
     merged = client.post(
-        f"/groups/{group}/members/{ids['Anna']}/merge",
-        data={f"g{ids['Anna']}-other": str(ids["Hansi"])},
+        f"/groups/{group}/members/{ids['Anna']}/merge", data={**chosen, "confirmed": "1"}
     )
     assert merged.status_code == 303
     assert "Hansi" not in members(client, group)

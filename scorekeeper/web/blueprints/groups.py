@@ -121,9 +121,11 @@ def render_group(
     group: TableGroup,
     refused: dict[str, Any] | None = None,
     evening_problem: tuple[int, list[str]] | None = None,
+    confirm: tuple[int, int, str] | None = None,
 ) -> str:
     """The group's page; ``refused``: forms that came back with their errors, by name;
-    ``evening_problem``: why a button of one of its evenings did nothing."""
+    ``evening_problem``: why a button of one of its evenings did nothing; ``confirm``:
+    a merge (kept member, other member and its name) to ask about once more."""
     forms = refused or {}
     members = list(group.members)
     rename = forms.get("rename") or club_forms.name_form("group", name=group.name)
@@ -148,6 +150,11 @@ def render_group(
         if earlier in by_id
     }
     went = {earlier.id: by_id[later] for later, earlier in came.items()}
+    # Where a refused form sits, for the alert at the top of a long page to lead there.
+    refused_at = f"evening-{evening_problem[0]}" if evening_problem else None
+    for name in forms:
+        kind, _, number = name.partition("-")
+        refused_at = f"member-{number}" if number else "evenings" if kind == "evening" else None
     return render_template(
         "groups/show.html",
         group=group,
@@ -157,6 +164,8 @@ def render_group(
         came=came,
         went=went,
         evening_problem=evening_problem,
+        refused_at=refused_at,
+        confirm=confirm,
         evening_label=evening_label,
         put_in=forms.get("evening") or club_forms.evening_form(offered),
         offered=offered,
@@ -228,6 +237,11 @@ def merge(group_id: int, member_id: int) -> Response | tuple[str, int]:
                 raise InvalidSettingsError.single("other", msg("Choose one from the list."))
             other = load_member(group, int(chosen))
             name = other.name
+            table_groups.check_merge(group, keep, other)
+            if request.form.get("confirmed") != "1":
+                # A merge cannot be undone: the page asks once more, naming both.
+                asked = (keep.id, other.id, name)
+                raise Answered(lambda: render_group(load(group_id), confirm=asked))
             table_groups.merge_members(group, keep, other)
         except InvalidSettingsError as error:
             raise refused_with(group_id, f"merge-{member_id}", form, error, "other") from None
