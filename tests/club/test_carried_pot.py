@@ -390,6 +390,20 @@ def test_a_refused_pot_on_the_form_is_said_at_its_field(
     assert len(client.get("/api/v1/evenings").json["evenings"]) == 1
 
 
+def test_correcting_on_the_page_warns_and_then_says_what_the_later_evening_got(
+    client: FlaskClient, chain: tuple[int, int]
+) -> None:
+    first, second = chain
+    edit = client.get(f"/evenings/{first}/hands/1/edit", headers=EN).text
+    assert "a correction or a void here changes that evening's pot too" in edit
+    assert f'href="/evenings/{second}/settlement"' in edit
+    voided = client.post(f"/evenings/{first}/hands/1/void", data={"reason": "misdealt"}, headers=EN)
+    assert voided.status_code == 303
+    page = client.get(voided.headers["Location"], headers=EN).text
+    assert "The pot carried into the evening of 21.11.2026 is now 0 jetons; it was 6." in page
+    assert evening(client, second)["carried_in"] == 0
+
+
 def test_voiding_on_the_page_says_which_closed_evening_stands_in_the_way(
     client: FlaskClient, chain: tuple[int, int]
 ) -> None:

@@ -24,7 +24,7 @@ from flask import (
     request,
     url_for,
 )
-from flask_babel import get_locale, gettext
+from flask_babel import get_locale, gettext, ngettext
 from markupsafe import Markup
 from werkzeug.wrappers import Response
 
@@ -37,8 +37,10 @@ from scorekeeper.core.rules.variant import Variant
 from scorekeeper.db.extensions import db
 from scorekeeper.db.idempotency import StoredAnswer, fingerprint
 from scorekeeper.db.models import Evening
+from scorekeeper.operations import carried_pots
 from scorekeeper.web import access
 from scorekeeper.web.hand_forms import hand_form
+from scorekeeper.web.jinja_filters import day
 from scorekeeper.web.json_shapes import text
 from scorekeeper.web.tournament_tables import (
     correction_reason,
@@ -422,6 +424,7 @@ def update(evening_id: int, number: int) -> Response | tuple[str, int]:
         # A correction saved by another tablet meanwhile, or while this one waited for the
         # evening's lock, makes the version sent stale, and the form says so.
         current = load(evening_id)
+        was = carried_on(evening_id)
         try:
             operations.replace_hand(current, number, facts, source="page", correction=correction)
         except operations.StaleVersionError:
@@ -439,9 +442,35 @@ def update(evening_id: int, number: int) -> Response | tuple[str, int]:
         if correction:
             note_correction(current, number, correction)
         flash(gettext("Hand %(n)s was corrected.", n=number))
+        say_carried_change(evening_id, was)
         return Written(redirect(url_for("evenings.history", evening_id=evening_id), 303))
 
     return write(make)
+
+
+def carried_on(evening_id: int) -> int | None:
+    """The jetons the evening's pot passes to a later evening now (None: it passes none)."""
+    link = carried_pots.link_from(evening_id)
+    return link.pot if link is not None else None
+
+
+def say_carried_change(evening_id: int, was: int | None) -> None:
+    """Say on the next page when a correction or a void changed the pot a later evening
+    took over: that evening's figures changed with it (docs/troggen.md §8)."""
+    link = carried_pots.link_from(evening_id)
+    if was is None or link is None or link.pot == was:
+        return
+    later = operations.get_evening(link.evening_id)
+    assert later is not None  # evenings are never deleted
+    flash(
+        ngettext(
+            "The pot carried into the evening of %(day)s is now %(num)s jeton; it was %(was)s.",
+            "The pot carried into the evening of %(day)s is now %(num)s jetons; it was %(was)s.",
+            link.pot,
+            day=day(carried_pots.day_of(later)),
+            was=was,
+        )
+    )
 
 
 def keep_expired_correction(evening_id: int, number: int) -> tuple[str, int]:
@@ -484,6 +513,7 @@ def void(evening_id: int, number: int) -> Response | tuple[str, int]:
                 back(edit_page, gettext("Say why this finished table's hand is voided."))
             )
         correction = correction_reason(evening, reason)
+        was = carried_on(evening_id)
         try:
             operations.void_hand(
                 evening, number, {"reason": reason}, source="page", correction=correction
@@ -500,6 +530,7 @@ def void(evening_id: int, number: int) -> Response | tuple[str, int]:
         if correction:
             note_correction(evening, number, correction)
         flash(gettext("Hand %(n)s was voided.", n=number))
+        say_carried_change(evening_id, was)
         return Written(redirect(history, 303))
 
     return write(make)
