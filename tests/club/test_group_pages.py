@@ -297,6 +297,17 @@ def test_the_new_evening_form_offers_the_groups(client: FlaskClient) -> None:
     form = client.get("/evenings/new", headers=EN).text
     assert "Table group" in form
     assert f'<option value="{group}">Donnerstag</option>' in form
+    # The group page's button starts an evening with its group chosen.
+    page = client.get(f"/groups/{group}", headers=EN).text
+    assert f'href="/evenings/new?group={group}"' in page
+    chosen = client.get(f"/evenings/new?group={group}", headers=EN).text
+    assert f'<option selected value="{group}">Donnerstag</option>' in chosen
+    assert (
+        "selected"
+        not in client.get("/evenings/new?group=999", headers=EN)
+        .text.split('name="group"', 1)[1]
+        .split("</select>", 1)[0]
+    )
     data = {
         "variant": "troggen/blumenstein-2015",
         "seat_0": "Anna",

@@ -161,7 +161,11 @@ def new() -> str:
     """The new-evening form."""
     variant = get_variant(*chosen_variant())
     pots = pot_choices(variant)
-    form = new_evening_form(variant, text, today=local_today(), groups=group_choices(), pots=pots)
+    groups = group_choices()
+    form = new_evening_form(variant, text, today=local_today(), groups=groups, pots=pots)
+    # The group page's "Start an evening in this group" names its group: ?group=3.
+    if request.args.get("group", "") in dict(groups):
+        form.group.data = request.args["group"]
     prefilled(form, pots)
     return render_template(
         "evenings/new.html",
