@@ -160,6 +160,10 @@ def test_the_player_list_and_the_way_there(client: FlaskClient) -> None:
     page = client.get("/players", headers=DE).text
     assert "Anna" in page
     assert "6 Abende" in page
+    # The day written as everywhere else, in either language: 27.11.2026.
+    assert re.search(r"zuletzt am \d\d\.\d\d\.\d{4}", page)
+    english = client.get("/players", headers={"Accept-Language": "en"}).text
+    assert re.search(r"last on \d\d\.\d\d\.\d{4}", english)
     assert client.get("/players/999/anonymise").status_code == 404
     assert client.post("/players/999/anonymise").status_code == 404
 

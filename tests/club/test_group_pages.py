@@ -135,6 +135,18 @@ def test_rename_group_and_member_and_merge(
     assert none_chosen.status_code == 422
 
 
+def test_members_are_listed_by_name(
+    client: FlaskClient, create_evening: Callable[..., int]
+) -> None:
+    group = new_group(client)
+    played(client, create_evening, group, players=["dora", "Bert", "Anna", "Clara"])
+    page = client.get(f"/groups/{group}", headers=EN).text
+    listed = re.findall(
+        r'<li id="member-\d+">\s*<p class="member-head"><a [^>]*><strong>([^<]+)', page
+    )
+    assert listed == ["Anna", "Bert", "Clara", "dora"]
+
+
 def test_an_evening_is_put_into_the_group_and_taken_out(
     client: FlaskClient, create_evening: Callable[..., int]
 ) -> None:

@@ -19,6 +19,7 @@ from scorekeeper import operations
 from scorekeeper.core.rules import get_variant
 from scorekeeper.core.rules.base import InvalidInputError, InvalidSettingsError, msg
 from scorekeeper.core.statistics import compare, player_statistics, season_table
+from scorekeeper.core.validation import name_key
 from scorekeeper.db.extensions import db
 from scorekeeper.db.models import Evening, GroupEvening, Member, TableGroup
 from scorekeeper.operations import carried_pots, club_statistics, table_groups
@@ -127,7 +128,7 @@ def render_group(
     ``evening_problem``: why a button of one of its evenings did nothing; ``confirm``:
     a merge (kept member, other member and its name) to ask about once more."""
     forms = refused or {}
-    members = list(group.members)
+    members = sorted(group.members, key=lambda m: (name_key(m.name), m.id))
     rename = forms.get("rename") or club_forms.name_form("group", name=group.name)
     member_forms = []
     for m in members:
