@@ -354,3 +354,13 @@ def test_ticks_need_the_csrf_token(make_app: Callable[..., Flask]) -> None:
     response = client.post(url, data={**data, "action": "tick", "csrf_token": token.group(1)})
     assert response.status_code == 302
     assert len(stored_ticks(app)) == 1
+
+
+def test_ticks_of_the_evenings_rule_are_not_called_changed_results_under_another(
+    client: FlaskClient, open_pot: int
+) -> None:
+    tick(client, open_pot, "Anna", "Clara", 20)
+    html = page(client, open_pot, "?end_pot=carry")
+    assert "this page settles with another rule than the evening's" in html
+    assert "the results have changed since" not in html
+    assert "Anna pays Clara: CHF 0.20" in html
