@@ -184,7 +184,7 @@ def test_a_double_tap_records_one_hand(client: FlaskClient, evening: int) -> Non
     ("data", "message"),
     [
         pytest.param(
-            {"bidder": "Anna", "points": "40"}, "Choose one of: einfach", id="no-contract"
+            {"bidder": "Anna", "points": "40"}, "Tap one of the buttons.", id="no-contract"
         ),
         pytest.param({"contract": "einfach", "points": "40"}, "Choose a player.", id="no-bidder"),
         pytest.param(
@@ -227,7 +227,16 @@ def test_hand_errors_are_shown_and_nothing_is_stored(
     response = client.post(f"/evenings/{evening}/hands", data={**data, "token": "x"}, headers=EN)
     assert response.status_code == 422
     assert any(message in e for e in errors(response.text)), errors(response.text)
+    assert not any("Choose one of:" in e for e in errors(response.text))
     assert snapshot() == before
+
+
+def test_a_tampered_choice_still_names_the_keys(client: FlaskClient, evening: int) -> None:
+    """Only nothing tapped is said as "tap a button"; a value no button sends is named."""
+    data = {"contract": "solo", "bidder": "Anna", "points": "40", "token": "t"}
+    response = client.post(f"/evenings/{evening}/hands", data=data, headers=EN)
+    assert response.status_code == 422
+    assert any("Choose one of: einfach" in e for e in errors(response.text))
 
 
 def test_misere_errors_name_whose_points_are_wrong(client: FlaskClient, evening: int) -> None:

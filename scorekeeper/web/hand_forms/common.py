@@ -10,10 +10,13 @@ from typing import Any
 from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from wtforms import BooleanField, HiddenField, SelectField, StringField
+from wtforms import BooleanField, HiddenField, RadioField, SelectField, StringField
 
 from scorekeeper.core.rules.base import Message, Table
 from scorekeeper.web.forms import choice_list
+
+#: The rules' refusal of a value outside a choice, with the keys it allows.
+CHOOSE_ONE_OF = "Choose one of: {choices}."
 
 #: Number fields open the tablet's numeric keyboard.
 NUMERIC = {"inputmode": "numeric", "pattern": "[0-9]*", "autocomplete": "off"}
@@ -95,6 +98,14 @@ def place_errors(
     aliases = aliases or {}
     for key, messages in errors.items():
         texts = [render(m) for m in messages]
+        field = getattr(form, key, None)
+        if isinstance(field, RadioField) and not field.data:
+            # Nothing tapped: the buttons are the choices, and the rules' list of their
+            # keys ("einfach, doppelt…") means nothing at the table.
+            texts = [
+                gettext("Tap one of the buttons.") if m.text == CHOOSE_ONE_OF else t
+                for m, t in zip(messages, texts, strict=True)
+            ]
         name = next((f for k, f in aliases.items() if key == k or key.startswith(k + ".")), None)
         name = name or key.replace(".", "_")
         if key in by_player:
