@@ -387,6 +387,10 @@ def test_a_refused_pot_on_the_form_is_said_at_its_field(
     refused = client.post("/evenings", data=body, headers=EN)
     assert refused.status_code == 422
     assert "played for 0.10 a jeton; choose the same unit value" in refused.text
+    # Said at the top too, leading down to the field: the form is long on a phone.
+    summary = refused.text.split('id="not-saved"', 1)[1].split("</div>", 1)[0]
+    assert 'href="#carried_from"' in summary
+    assert "choose the same unit value" in summary
     assert len(client.get("/api/v1/evenings").json["evenings"]) == 1
 
 

@@ -102,6 +102,9 @@ def test_new_evening_errors_are_shown_next_to_the_field(
     response = client.post("/evenings", data={**NEW, **change}, headers=EN)
     assert response.status_code == 422
     assert any(message in e for e in errors(response.text)), errors(response.text)
+    # Also at the top of the long form, leading down to where it is to be fixed.
+    summary = response.text.split('id="not-saved"', 1)[1].split("</div>", 1)[0]
+    assert message in summary
     assert 'value="Anna"' in response.text  # what was typed is kept
     assert snapshot() == before
 
