@@ -126,6 +126,15 @@ def test_rename_group_and_member_and_merge(
         f"/groups/{group}/members/{ids['Anna']}/merge", data={**chosen, "confirmed": "1"}
     )
     assert merged.status_code == 303
+    # Tapped twice: the second finds nothing to merge, and says so.
+    again = client.post(
+        f"/groups/{group}/members/{ids['Anna']}/merge",
+        data={**chosen, "confirmed": "1"},
+        headers=EN,
+    )
+    assert again.status_code == 303
+    shown = client.get(again.headers["Location"], headers=EN).text
+    assert "That member is not listed any more: merged already" in shown
     assert "Hansi" not in members(client, group)
     page = client.get(f"/groups/{group}", headers=EN).text
     assert "written at the table as Anna, Hansi" in page

@@ -236,7 +236,10 @@ def merge(group_id: int, member_id: int) -> Response | tuple[str, int]:
         try:
             if not chosen.isdigit():
                 raise InvalidSettingsError.single("other", msg("Choose one from the list."))
-            other = load_member(group, int(chosen))
+            try:
+                other = table_groups.get_member(group, int(chosen))
+            except table_groups.GroupNotFoundError:
+                raise Answered(lambda: member_gone(group_id)) from None
             name = other.name
             table_groups.check_merge(group, keep, other)
             if request.form.get("confirmed") != "1":
@@ -250,6 +253,13 @@ def merge(group_id: int, member_id: int) -> Response | tuple[str, int]:
         return Written(redirect(url_for("groups.show", group_id=group_id, _anchor="members"), 303))
 
     return write(make)
+
+
+def member_gone(group_id: int) -> Response:
+    """The group's members again, when the member chosen to merge is listed no more: the
+    same merge tapped twice, or from a page shown before another merge."""
+    flash(gettext("That member is not listed any more: merged already, nothing to do."), "warning")
+    return redirect(url_for("groups.show", group_id=group_id, _anchor="members"), 303)
 
 
 @bp.post("/<int:group_id>/evenings")
