@@ -19,6 +19,7 @@ from wtforms.validators import Optional
 from scorekeeper.core.rules.base import Message
 from scorekeeper.core.rules.variant import Variant
 from scorekeeper.core.validation import NAME_LENGTH, TEXT_LENGTH
+from scorekeeper.web.addresses import LARGEST
 
 #: Seats offered on the forms: enough for every game's largest table.
 SEATS = 8
@@ -203,11 +204,25 @@ def settings_form(
     return form
 
 
+def number_or_text(value: str) -> int | str:
+    """A form's number as a number when it is written in the digits 0 to 9 alone; anything
+    else ("²", another script's digits, letters) as typed, for the operation to refuse in
+    words rather than the page failing on it."""
+    return int(value) if value.isascii() and value.isdigit() else value
+
+
+def chosen_id(value: str) -> int | None:
+    """The number of a row a form or an address chooses (a member, an evening), when it is
+    written in the digits 0 to 9 alone and a database's id column can hold it; else None."""
+    number = number_or_text(value)
+    return number if isinstance(number, int) and 0 < number <= LARGEST else None
+
+
 def settings_body(form: FlaskForm) -> dict[str, object]:
     """The form as the API's body for correcting settings."""
     version = form.version.data or ""
     return {
-        "version": int(version) if version.isdigit() else version,
+        "version": number_or_text(version),
         "title": form.title.data or "",
         "place": form.place.data or "",
         "date": form.date.data.isoformat() if form.date.data else None,
@@ -239,7 +254,7 @@ def chosen(form: FlaskForm, field: str) -> dict[str, object]:
     if field not in form or not form[field].data:
         return {}
     value = str(form[field].data)
-    return {field: int(value) if value.isdigit() and len(value) < 10 else value}
+    return {field: chosen_id(value) or value}
 
 
 def seating_form(

@@ -29,7 +29,7 @@ from scorekeeper.operations.tournament_setup import (
     MAX_START_NUMBER,
     NAME_OF_TOURNAMENT_LENGTH,
 )
-from scorekeeper.web.forms import add_settings, choice_list
+from scorekeeper.web.forms import add_settings, choice_list, number_or_text
 
 
 def setup_form(
@@ -122,7 +122,7 @@ def setup_body(form: FlaskForm, variant: Variant, *, frozen: bool) -> dict[str, 
         body["password"] = form.password.data
     if form.version.data:
         version = form.version.data
-        body["version"] = int(version) if version.isdigit() else version
+        body["version"] = number_or_text(version)
     return body
 
 

@@ -337,9 +337,10 @@ def _tournament(client: FlaskClient, names: list[str], **extra: Any) -> tuple[in
     return int(created["id"]), str(created["token"])
 
 
-def _carried_chain(client: FlaskClient, headers: dict[str, str]) -> list[int]:
+def _carried_chain(client: FlaskClient, headers: dict[str, str]) -> tuple[list[int], int]:
     """Two Troggen evenings of a group, the first carrying its pot into the second
-    (docs/troggen.md §8): a write to the first changes the second too."""
+    (docs/troggen.md §8): a write to the first changes the second too. Returns the two
+    evenings and their group, whose page offers to open the second without the pot."""
     group = _ok(client.post("/api/v1/groups", json={"name": "Kette"}, headers=headers), 201)
     body = {
         "game": "troggen",
@@ -352,7 +353,7 @@ def _carried_chain(client: FlaskClient, headers: dict[str, str]) -> list[int]:
     _ok(client.post(f"/api/v1/evenings/{first}/hands", json=lost, headers=headers), 201)
     later = {**body, "carried_from": first}
     second = _ok(client.post("/api/v1/evenings", json=later, headers=headers), 201)["id"]
-    return [first, second]
+    return [first, second], int(group["id"])
 
 
 def build(folder: Path) -> World:
@@ -409,7 +410,8 @@ def build(folder: Path) -> World:
     for tournament in (started, over):
         rounds = _ok(organiser.get(f"/api/v1/tournaments/{tournament}/rounds", headers=headers))
         tables += [t["evening"] for r in rounds["rounds"] for t in r["tables"]]
-    ids += _carried_chain(organiser, headers)
+    chain, chain_group = _carried_chain(organiser, headers)
+    ids += chain
     for evening in ids + tables:
         data = _ok(organiser.get(f"/api/v1/evenings/{evening}", headers=headers))
         world.evenings.append(
@@ -454,7 +456,7 @@ def build(folder: Path) -> World:
                 f"/api/v1/evenings/{evening}/group", json={"group": group["id"]}, headers=headers
             )
         )
-    world.groups = [group["id"]]
+    world.groups = [group["id"], chain_group]
     shown = _ok(organiser.get(f"/api/v1/groups/{group['id']}", headers=headers))
     world.members = [m["id"] for m in shown["members"]]
     with app.app_context():

@@ -490,3 +490,6 @@ def test_correct_the_settings(client: FlaskClient, evening: int) -> None:
     assert bad.status_code == 422
     assert any("whole cents" in e for e in errors(bad.text))
     assert client.get(f"/api/v1/evenings/{evening}").json["options"]["coin"] == "0.05"
+    # A version no form sends ("²" reads as a digit but is none) is refused in words.
+    forged = client.post(f"/evenings/{evening}/settings", data={**data, "version": "²"}, headers=EN)
+    assert forged.status_code == 422

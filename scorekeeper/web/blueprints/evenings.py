@@ -33,6 +33,7 @@ from scorekeeper.web import access
 from scorekeeper.web.blueprints.hands import blank_entry, form_context, load_current, new_form
 from scorekeeper.web.forms import (
     SEATS,
+    chosen_id,
     game_changed_form,
     new_evening_body,
     new_evening_form,
@@ -183,9 +184,10 @@ def taken_by(pots: list[tuple[str, str]]) -> Evening | None:
     wanted = request.args.get("carried_from", "")
     if not access.may_manage_installation():
         return None  # pots are offered to whoever may manage the installation alone
-    if not wanted.isdigit() or len(wanted) > 9 or wanted in dict(pots):
+    number = chosen_id(wanted)
+    if number is None or wanted in dict(pots):
         return None
-    link = carried_pots.link_from(int(wanted))
+    link = carried_pots.link_from(number)
     return operations.get_evening(link.evening_id) if link is not None else None
 
 

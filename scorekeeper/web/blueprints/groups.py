@@ -31,7 +31,7 @@ from scorekeeper.web.blueprints.installation import for_the_installation
 from scorekeeper.web.club_json import ordered
 from scorekeeper.web.club_queries import DEFAULT_SORT, read_filters, read_order
 from scorekeeper.web.figure_labels import by_game, game_title, group_label
-from scorekeeper.web.forms import place_errors
+from scorekeeper.web.forms import chosen_id, place_errors
 from scorekeeper.web.json_shapes import text
 from scorekeeper.web.pdf import render_pdf
 from scorekeeper.web.writing import Answered, Written, write
@@ -234,10 +234,11 @@ def merge(group_id: int, member_id: int) -> Response | tuple[str, int]:
         keep = load_member(group, member_id)
         chosen = form.other.data or ""
         try:
-            if not chosen.isdigit():
+            number = chosen_id(chosen)
+            if number is None:
                 raise InvalidSettingsError.single("other", msg("Choose one from the list."))
             try:
-                other = table_groups.get_member(group, int(chosen))
+                other = table_groups.get_member(group, number)
             except table_groups.GroupNotFoundError:
                 raise Answered(lambda: member_gone(group_id)) from None
             name = other.name
@@ -271,7 +272,8 @@ def put_in(group_id: int) -> Response | tuple[str, int]:
     def make() -> Written[Response | tuple[str, int]]:
         group = load(group_id)
         chosen = form.evening.data or ""
-        evening = operations.get_evening(int(chosen)) if chosen.isdigit() else None
+        number = chosen_id(chosen)
+        evening = operations.get_evening(number) if number is not None else None
         if evening is None or table_groups.group_of(evening) is not None:
             form.evening.errors = [gettext("Choose an evening from the list.")]
             raise Answered(lambda: (render_group(load(group_id), {"evening": form}), 422))
@@ -467,11 +469,11 @@ def evening_titles(ids: Any) -> dict[int, str]:
 
 def chosen_member(group: TableGroup, key: str) -> Member | None:
     """The member the query names under ``key``, or None."""
-    value = request.args.get(key, "")
-    if not value.isdigit() or not 0 < int(value) < 2**31:
+    number = chosen_id(request.args.get(key, ""))
+    if number is None:
         return None
     try:
-        return table_groups.get_member(group, int(value))
+        return table_groups.get_member(group, number)
     except table_groups.GroupNotFoundError:
         return None
 

@@ -23,6 +23,7 @@ from scorekeeper.web.blueprints.evenings import local_today
 from scorekeeper.web.blueprints.installation import for_the_installation
 from scorekeeper.web.club_json import comparison_json, ordered, season_json, statistics_json
 from scorekeeper.web.club_queries import read_filters, read_order
+from scorekeeper.web.forms import chosen_id
 from scorekeeper.web.writing import Written, write
 
 bp = for_the_installation(Blueprint("groups_api", __name__, url_prefix="/api/v1"))
@@ -176,10 +177,10 @@ def compare_members(group_id: int) -> Response:
 
 def read_query_number(key: str) -> int:
     """A member's number from the query."""
-    value = request.args.get(key, "")
-    if not value.isdigit() or not 0 < int(value) < 2**31:
+    number = chosen_id(request.args.get(key, ""))
+    if number is None:
         raise InvalidSettingsError.single(key, msg("Choose one from the list."))
-    return int(value)
+    return number
 
 
 @bp.put("/evenings/<int:evening_id>/group")

@@ -39,6 +39,7 @@ from scorekeeper.db.idempotency import StoredAnswer, fingerprint
 from scorekeeper.db.models import Evening
 from scorekeeper.operations import carried_pots
 from scorekeeper.web import access
+from scorekeeper.web.forms import number_or_text
 from scorekeeper.web.hand_forms import hand_form
 from scorekeeper.web.jinja_filters import day
 from scorekeeper.web.json_shapes import text
@@ -195,7 +196,8 @@ def entry_as_sent() -> dict[str, list[str]]:
 
 def expected_number(value: str | None) -> int | None:
     """The number the form was rendered for (none from a form without one)."""
-    return int(value) if value and value.isdigit() and len(value) < 10 else None
+    number = number_or_text(value or "")
+    return number if isinstance(number, int) and len(value or "") < 10 else None
 
 
 @bp.post("")
@@ -409,7 +411,7 @@ def update(evening_id: int, number: int) -> Response | tuple[str, int]:
     facts = entry.to_facts(form, table)
     facts.pop("dealer", None)  # a hand's dealer never moves
     version = form.version.data or ""
-    facts["version"] = int(version) if version.isdigit() else version
+    facts["version"] = number_or_text(version)
     if needs_reason(evening, request.form.get("correction")):
         missing = gettext("Say why this finished table is corrected.")
         form.form_errors.append(missing)

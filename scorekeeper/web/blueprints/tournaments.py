@@ -30,7 +30,7 @@ from scorekeeper.operations.tournament_results import (
 from scorekeeper.operations.tournament_rounds import seat_names
 from scorekeeper.web import access, tournament_logbook
 from scorekeeper.web.blueprints.tournament_api import check_password, load, load_round
-from scorekeeper.web.forms import place_errors
+from scorekeeper.web.forms import chosen_id, place_errors
 from scorekeeper.web.json_shapes import text
 from scorekeeper.web.presentation import house_rules
 from scorekeeper.web.redirects import safe_next
@@ -455,7 +455,8 @@ def screen(tournament_id: int) -> str:
     lines = tournament_standings(tournament, states)
     pages = max(1, -(-len(lines) // SCREEN_LINES))
     asked = request.args.get("page", "1")
-    page = int(asked) if asked.isdigit() and 1 <= int(asked) <= pages else 1
+    number = chosen_id(asked)
+    page = number if number is not None and number <= pages else 1
     return render_template(
         "tournaments/screen.html",
         tournament=tournament,

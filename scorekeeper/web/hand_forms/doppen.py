@@ -20,7 +20,7 @@ from wtforms.widgets import CheckboxInput, ListWidget
 from scorekeeper.core.rules.base import Message, Table
 from scorekeeper.core.rules.doppen_hand import KONTRA_KEYS, TOTAL_POINTS
 from scorekeeper.core.rules.variant import Variant
-from scorekeeper.web.forms import choice_list
+from scorekeeper.web.forms import choice_list, number_or_text
 from scorekeeper.web.hand_forms.common import (
     NUMERIC,
     HandFormBase,
@@ -209,7 +209,7 @@ class DoppenHandForm:
 
 def _count(value: object) -> object:
     """A doubling count from its buttons (a digit string), or what was sent."""
-    return int(value) if isinstance(value, str) and value.isdigit() else value
+    return number_or_text(value) if isinstance(value, str) else value
 
 
 def _played(player: str | None, result: str | None) -> dict[str, object] | None:
