@@ -291,12 +291,32 @@ def test_the_group_page_opens_an_evening_without_its_carried_pot(
         0,
         None,
     )
+    assert answer.headers["Location"].endswith(f"/groups/{group}")  # where the message is
     page = client.get(f"/groups/{group}", headers=EN).text
-    assert "that pot is open again" in page
+    assert (
+        "The evening of 21.11.2026 opens without a carried pot now; the pot of the evening "
+        "of 14.11.2026 is open again." in page
+    )
     assert "The evening of 14.11.2026 carries its pot on: 6 jetons." in page
     assert f"/evenings/{second}/out" in page  # no longer linked: it may leave the group
     assert client.post(out, headers=EN).status_code == 303  # pressed twice: nothing more
     assert client.post(f"/groups/{group}/evenings/999/carried-pot/out").status_code == 404
+
+
+def test_a_closed_evening_keeps_its_carried_pot_and_the_group_page_says_why(
+    client: FlaskClient, chain: tuple[int, int]
+) -> None:
+    first, second = chain
+    group = evening_group(client, first)
+    assert client.post(f"/api/v1/evenings/{second}/close").status_code == 200
+    refused = client.post(f"/groups/{group}/evenings/{second}/carried-pot/out", headers=EN)
+    assert refused.status_code == 422
+    assert re.search(
+        rf'<li id="evening-{second}">\s*<a [^>]*>[^<]*</a>\s*<p class="error" role="alert">'
+        r"This evening is closed: reopen it on its settlement page first",
+        refused.text,
+    )
+    assert evening(client, second)["carried_in"] == 6
 
 
 def test_a_player_cannot_be_called_like_the_carried_pot(client: FlaskClient) -> None:

@@ -122,6 +122,13 @@ def test_rename_group_and_member_and_merge(
     assert "Are Hansi and Anna B. one person?" in asked.text
     assert 'name="confirmed" value="1"' in asked.text
     assert "Hansi" in members(client, group)
+    # A confirmation naming someone else than the member of that number now asks again.
+    other = {**chosen, "confirmed": "1", "other_name": "Em"}
+    asked = client.post(f"/groups/{group}/members/{ids['Anna']}/merge", data=other, headers=EN)
+    assert asked.status_code == 200
+    assert "Are Hansi and Anna B. one person?" in asked.text
+    assert "Hansi" in members(client, group)
+    chosen = {**chosen, "other_name": "Hansi"}
     merged = client.post(
         f"/groups/{group}/members/{ids['Anna']}/merge", data={**chosen, "confirmed": "1"}
     )

@@ -32,6 +32,7 @@ from scorekeeper.web.club_json import ordered
 from scorekeeper.web.club_queries import DEFAULT_SORT, read_filters, read_order
 from scorekeeper.web.figure_labels import by_game, game_title, group_label
 from scorekeeper.web.forms import chosen_id, place_errors
+from scorekeeper.web.jinja_filters import day
 from scorekeeper.web.json_shapes import text
 from scorekeeper.web.pdf import render_pdf
 from scorekeeper.web.writing import Answered, Written, write
@@ -243,8 +244,10 @@ def merge(group_id: int, member_id: int) -> Response | tuple[str, int]:
                 raise Answered(lambda: member_gone(group_id)) from None
             name = other.name
             table_groups.check_merge(group, keep, other)
-            if request.form.get("confirmed") != "1":
-                # A merge cannot be undone: the page asks once more, naming both.
+            if request.form.get("confirmed") != "1" or request.form.get("other_name") != name:
+                # A merge cannot be undone: the page asks once more, naming both. A
+                # confirmation that named someone else (a page from before another merge,
+                # the number since taken by a new member) asks again about who it is now.
                 asked = (keep.id, other.id, name)
                 raise Answered(lambda: render_group(load(group_id), confirm=asked))
             table_groups.merge_members(group, keep, other)
@@ -300,7 +303,7 @@ def take_out(group_id: int, evening_id: int) -> Response:
             except InvalidSettingsError as error:
                 raise evening_refused(group_id, evening_id, error) from None
             flash(gettext("The evening belongs to no group now."))
-        return Written(redirect(url_for("groups.show", group_id=group_id, _anchor="evenings"), 303))
+        return Written(redirect(url_for("groups.show", group_id=group_id), 303))
 
     return write(make)
 
@@ -316,13 +319,30 @@ def without_carried_pot(group_id: int, evening_id: int) -> Response | tuple[str,
         found = table_groups.group_of(evening) if evening is not None else None
         if evening is None or found is None or found.id != group.id:
             abort(404)
-        if evening.carried_from is not None:
+        came_from = evening.carried_from
+        earlier = operations.get_evening(came_from) if came_from is not None else None
+        if earlier is not None:
+            if evening.closed_at is not None:
+                closed = msg(
+                    "This evening is closed: reopen it on its settlement page first, then "
+                    "open it without that pot."
+                )
+                refusal = InvalidSettingsError.single("carried_from", closed)
+                raise evening_refused(group_id, evening_id, refusal)
             try:
                 carried_pots.remove_link(evening, source="page")
             except InvalidInputError as error:
                 raise evening_refused(group_id, evening_id, error) from None
-            flash(gettext("The evening opens without a carried pot now; that pot is open again."))
-        return Written(redirect(url_for("groups.show", group_id=group_id, _anchor="evenings"), 303))
+            flash(
+                gettext(
+                    "The evening of %(day)s opens without a carried pot now; the pot of the "
+                    "evening of %(earlier)s is open again.",
+                    day=day(carried_pots.day_of(evening)),
+                    earlier=day(carried_pots.day_of(earlier)),
+                )
+            )
+        # The page's top, where the message stands: on a phone the list is far below.
+        return Written(redirect(url_for("groups.show", group_id=group_id), 303))
 
     return write(make)
 
