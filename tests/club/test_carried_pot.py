@@ -260,8 +260,17 @@ def test_the_group_page_names_the_links_and_keeps_linked_evenings_in(
     first, second = chain
     group = evening_group(client, first)
     page = client.get(f"/groups/{group}", headers=EN).text
-    assert "Its pot went on to the evening of 21.11.2026." in page
-    assert "Opens with the pot of the evening of 14.11.2026." in page
+    # Each names the other evening as the list does, by day, title and number, linked.
+    assert re.search(
+        rf'Its pot went on to <a href="/evenings/{second}/settlement">21\.11\.2026 · '
+        rf"[^<]* \(#{second}\)</a>\.",
+        page,
+    )
+    assert re.search(
+        rf'Opens with the pot of <a href="/evenings/{first}/settlement">14\.11\.2026 · '
+        rf"[^<]* \(#{first}\)</a>\.",
+        page,
+    )
     assert f"/groups/{group}/evenings/{second}/carried-pot/out" in page
     assert f"/evenings/{first}/out" not in page
     assert f"/evenings/{second}/out" not in page
