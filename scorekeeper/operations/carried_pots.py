@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from datetime import date, datetime
+from fractions import Fraction
 from typing import Any
 
 from sqlalchemy import select
@@ -27,6 +28,7 @@ from scorekeeper.core.rules.base import (
     Message,
     msg,
 )
+from scorekeeper.core.rules.options import to_fraction
 from scorekeeper.db.extensions import db
 from scorekeeper.db.models import CarriedPot, Evening, EveningRevision, GroupEvening
 from scorekeeper.operations.errors import StaleVersionError, ensure_open
@@ -221,7 +223,7 @@ def mismatch(earlier: Evening, later: Evening) -> Message | None:
             day=day,
             currency=earlier.options.get("currency", ""),
         )
-    if later.options.get("unit_value") != earlier.options.get("unit_value"):
+    if _worth(later) != _worth(earlier):
         return msg(
             "The evening of {day} played for {value} a jeton; choose the same unit value to "
             "take over its pot.",
@@ -231,6 +233,12 @@ def mismatch(earlier: Evening, later: Evening) -> Message | None:
     if later.id in _earlier_in_chain(earlier):
         return msg("The evening of {day} took its pot from this one.", day=day)
     return None
+
+
+def _worth(evening: Evening) -> Fraction | None:
+    """What a jeton is worth at ``evening``, as a number: "0.1" and "0.10" are one value."""
+    value = evening.options.get("unit_value")
+    return to_fraction(value) if value is not None else None
 
 
 def _earlier_in_chain(evening: Evening) -> set[int]:

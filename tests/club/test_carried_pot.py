@@ -246,6 +246,17 @@ def test_a_link_that_cannot_be_is_refused_in_words(
     assert problem in answer.json["errors"]["carried_from"][0]
 
 
+def test_a_unit_value_written_otherwise_is_the_same_value(
+    client: FlaskClient, create_evening: Callable[..., int], record_hand: Callable[..., Any]
+) -> None:
+    group = new_group(client)["id"]
+    first = create_evening(FOUR, group=group, options=CARRY)
+    record_hand(first, LOST)
+    options = {**CARRY, "unit_value": "0.1"}
+    second = create_evening(FOUR, group=group, options=options, carried_from=first)
+    assert evening(client, second)["carried_in"] == 6
+
+
 def test_a_linked_evening_keeps_its_group(client: FlaskClient, chain: tuple[int, int]) -> None:
     first, _ = chain
     other = new_group(client, "Montagsrunde")["id"]
