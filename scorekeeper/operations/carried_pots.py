@@ -193,9 +193,13 @@ def link_problem(earlier: Evening, later: Evening) -> Message | None:
     if later.carried is not None:
         return msg("This evening already takes over a pot; remove that link first.")
     if earlier.carried_on is not None:
+        taker = get_evening(earlier.carried_on.evening_id)
+        assert taker is not None  # evenings are never deleted
         return msg(
-            "The pot of the evening of {day} went to another evening already.",
+            "The pot of the evening of {day} went to the evening of {later} (number {n}) already.",
             day=written(earlier),
+            later=written(taker),
+            n=taker.id,
         )
     return mismatch(earlier, later)
 

@@ -199,7 +199,7 @@ def test_the_link_is_removed_and_made_again_afterwards(
         ("own", "own pot"),
         ("no-group", "same table group"),
         ("split", "does not carry"),
-        ("taken", "another evening already"),
+        ("taken", "went to the evening of 21.11.2026 (number 2) already"),
         ("unit", "played for 0.10 a jeton; choose the same unit value"),
         ("currency", "played in CHF; choose the same currency"),
         ("game", "is another game or variant"),
