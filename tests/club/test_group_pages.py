@@ -155,12 +155,12 @@ def test_members_are_listed_by_name(
     client: FlaskClient, create_evening: Callable[..., int]
 ) -> None:
     group = new_group(client)
-    played(client, create_evening, group, players=["dora", "Bert", "Anna", "Clara"])
+    played(client, create_evening, group, players=["dora", "Bert", "Äbi", "Clara"])
     page = client.get(f"/groups/{group}", headers=EN).text
     listed = re.findall(
         r'<li id="member-\d+">\s*<p class="member-head"><a [^>]*><strong>([^<]+)', page
     )
-    assert listed == ["Anna", "Bert", "Clara", "dora"]
+    assert listed == ["Äbi", "Bert", "Clara", "dora"]
 
 
 def test_an_evening_is_put_into_the_group_and_taken_out(

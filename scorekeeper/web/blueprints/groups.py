@@ -8,6 +8,7 @@ at the field it names.
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
@@ -57,6 +58,14 @@ def load_member(group: TableGroup, member_id: int) -> Member:
         return table_groups.get_member(group, member_id)
     except table_groups.GroupNotFoundError:
         abort(404)
+
+
+def alphabetical(name: str) -> tuple[str, str]:
+    """Where a name stands in a list by name: "Äbi" with the A, "émile" with the E, case
+    ignored; names that differ only there keep one order."""
+    folded = name_key(name)
+    bare = "".join(c for c in unicodedata.normalize("NFKD", folded) if not unicodedata.combining(c))
+    return bare, folded
 
 
 def evening_label(evening: Evening) -> str:
@@ -129,7 +138,7 @@ def render_group(
     ``evening_problem``: why a button of one of its evenings did nothing; ``confirm``:
     a merge (kept member, other member and its name) to ask about once more."""
     forms = refused or {}
-    members = sorted(group.members, key=lambda m: (name_key(m.name), m.id))
+    members = sorted(group.members, key=lambda m: (alphabetical(m.name), m.id))
     rename = forms.get("rename") or club_forms.name_form("group", name=group.name)
     member_forms = []
     for m in members:
