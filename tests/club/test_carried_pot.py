@@ -453,6 +453,8 @@ def test_voiding_on_the_page_says_which_closed_evening_stands_in_the_way(
 ) -> None:
     first, second = chain
     assert client.post(f"/api/v1/evenings/{second}/close").status_code == 200
+    edit = client.get(f"/evenings/{first}/hands/1/edit", headers=EN).text
+    assert "which is closed: reopen that evening first, then correct this hand." in edit
     voided = client.post(f"/evenings/{first}/hands/1/void", data={"reason": "misdealt"}, headers=EN)
     assert voided.status_code == 303
     page = client.get(voided.headers["Location"], headers=EN).text

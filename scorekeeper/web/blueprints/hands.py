@@ -376,6 +376,8 @@ def render_edit(
         warnings=warnings,
         stale=stale,
         correction_errors=correction_errors,
+        # The later evening this one's pot went to: a correction here changes it too.
+        carried_into=operations.get_evening(evening.carried_to) if evening.carried_to else None,
         **form_context(get_variant(evening.game, evening.variant), hand_table(evening, number)),
     )
     return page, status
