@@ -52,6 +52,17 @@ def chain(
     return first, second
 
 
+@pytest.fixture
+def open_pot(
+    client: FlaskClient, create_evening: Callable[..., int], record_hand: Callable[..., Any]
+) -> tuple[int, int]:
+    """A group, and its evening that carries a pot of 6 on, taken over by no evening yet."""
+    group = new_group(client)["id"]
+    first = create_evening(FOUR, group=group, options=CARRY)
+    record_hand(first, LOST)
+    return group, first
+
+
 def evening(client: FlaskClient, evening_id: int) -> dict[str, Any]:
     answer = client.get(f"/api/v1/evenings/{evening_id}")
     assert answer.status_code == 200
@@ -247,11 +258,9 @@ def test_a_link_that_cannot_be_is_refused_in_words(
 
 
 def test_a_unit_value_written_otherwise_is_the_same_value(
-    client: FlaskClient, create_evening: Callable[..., int], record_hand: Callable[..., Any]
+    client: FlaskClient, create_evening: Callable[..., int], open_pot: tuple[int, int]
 ) -> None:
-    group = new_group(client)["id"]
-    first = create_evening(FOUR, group=group, options=CARRY)
-    record_hand(first, LOST)
+    group, first = open_pot
     options = {**CARRY, "unit_value": "0.1"}
     second = create_evening(FOUR, group=group, options=options, carried_from=first)
     assert evening(client, second)["carried_in"] == 6
@@ -418,11 +427,9 @@ def test_an_evening_that_shares_the_pot_out_names_who_keeps_the_one_carried_in(
 
 
 def test_a_refused_pot_on_the_form_is_said_at_its_field(
-    client: FlaskClient, create_evening: Callable[..., int], record_hand: Callable[..., Any]
+    client: FlaskClient, open_pot: tuple[int, int]
 ) -> None:
-    group = new_group(client)["id"]
-    first = create_evening(FOUR, group=group, options=CARRY)
-    record_hand(first, LOST)
+    _group, first = open_pot
     body = {**NEW_EVENING, "opt_unit_value": "0.50", "carried_from": str(first)}
     refused = client.post("/evenings", data=body, headers=EN)
     assert refused.status_code == 422
