@@ -32,15 +32,16 @@ from pathlib import Path
 from typing import IO, Any
 
 from alembic.script import ScriptDirectory
+from flask import current_app
 from sqlalchemy import create_engine, select
 from sqlalchemy.engine import URL
 from sqlalchemy.orm import Session, selectinload
 
 from scorekeeper.core.rules.base import Message, msg
 from scorekeeper.db.extensions import db
+from scorekeeper.db.kept import forget_all
 from scorekeeper.db.models import Evening, Hand, Seat, Seating
 from scorekeeper.operations import evening_archives
-from scorekeeper.operations.snapshots import kept
 from scorekeeper.web import json_limits
 
 FORMAT = "scorekeeper-backup"
@@ -414,4 +415,6 @@ def replace_sqlite(source: Path, safety_copy: Path) -> None:
     finally:
         live.close()
         backup.close()
-    kept().forget_all()  # what this process kept came from the database just replaced
+    # What this app remembers came from the database just replaced: an id may now name
+    # another evening, a casual one a tournament table.
+    forget_all(current_app)

@@ -14,8 +14,8 @@ wait, so each process keeps the evenings it replayed, with the facts they came f
 
 An evening changed by a request is kept only once that request has committed, so no
 process ever keeps what the database does not hold. The database must not be replaced
-under a running server (restoring a database file says so); ``forget_all`` is for when
-it is, all the same.
+under a running server (restoring a database file says so); when it is all the same,
+``db.kept.forget_all`` empties what every part of the app keeps, these evenings included.
 """
 
 from __future__ import annotations
@@ -24,13 +24,14 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
-from flask import current_app
+from flask import Flask, current_app
 from sqlalchemy import event
 from sqlalchemy.orm import Session
 
 from scorekeeper.core import ledger as ledger_mod
 from scorekeeper.core.rules import get_variant
 from scorekeeper.db import unit_of_work
+from scorekeeper.db.kept import store
 from scorekeeper.operations.facts import EveningFacts, News, read_facts, read_head, read_news
 from scorekeeper.operations.views import (
     HELD,
@@ -76,7 +77,7 @@ class Snapshots:
             while len(self._kept) > self.size:
                 self._kept.popitem(last=False)
 
-    def forget_all(self) -> None:
+    def clear(self) -> None:
         """Keep nothing (after the database was replaced under the running app)."""
         with self._lock:
             self._kept.clear()
@@ -84,13 +85,10 @@ class Snapshots:
 
 def kept() -> Snapshots:
     """This app's kept evenings."""
-    app = current_app._get_current_object()  # type: ignore[attr-defined]
-    found = app.extensions.get("scorekeeper.snapshots")
-    if found is None:
-        found = app.extensions.setdefault(
-            "scorekeeper.snapshots", Snapshots(int(app.config.get("SNAPSHOTS_KEPT", DEFAULT_KEPT)))
-        )
-    return found  # type: ignore[no-any-return]
+    app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]
+    return store(
+        app, "snapshots", lambda: Snapshots(int(app.config.get("SNAPSHOTS_KEPT", DEFAULT_KEPT)))
+    )
 
 
 def build(facts: EveningFacts, ledger: ledger_mod.Ledger) -> EveningView:

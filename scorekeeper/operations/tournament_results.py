@@ -19,6 +19,7 @@ from sqlalchemy.orm import selectinload
 from scorekeeper import operations
 from scorekeeper.core.standings import RoundScore, Standing, TableResult, standings
 from scorekeeper.db.extensions import db
+from scorekeeper.db.kept import store
 from scorekeeper.db.models import Evening, Hand, Seat, Seating, utcnow
 from scorekeeper.db.tournament_models import Entrant, Round, Tournament, TournamentTable
 
@@ -96,9 +97,9 @@ def fingerprints(evening_ids: list[int]) -> dict[int, tuple[object, ...]]:
 
 
 def _cache() -> OrderedDict[tuple[int, tuple[object, ...]], Replayed]:
-    store: OrderedDict[tuple[int, tuple[object, ...]], Replayed]
-    store = current_app.extensions.setdefault("scorekeeper.replayed_tables", OrderedDict())
-    return store
+    replays: OrderedDict[tuple[int, tuple[object, ...]], Replayed]
+    replays = store(current_app, "replayed_tables", OrderedDict)
+    return replays
 
 
 def replayed(tables: list[TournamentTable]) -> dict[int, Replayed]:

@@ -14,6 +14,7 @@ from sqlalchemy import select
 
 from scorekeeper import operations
 from scorekeeper.db.extensions import db
+from scorekeeper.db.kept import store
 from scorekeeper.db.models import Evening
 from scorekeeper.db.tournament_models import Round, Tournament, TournamentTable
 from scorekeeper.operations.facts import EveningFacts
@@ -33,8 +34,8 @@ class TableInfo:
     organiser: bool
 
 
-#: Where an app keeps the ids of the evenings known to be casual ones, not tables.
-CASUAL = "scorekeeper.casual_evenings"
+#: The name of the store (``db.kept``) of the ids of the evenings known to be casual ones.
+CASUAL = "casual_evenings"
 #: At most this many are remembered; then the set starts again.
 CASUAL_KEPT = 100_000
 
@@ -46,7 +47,7 @@ def table_for_evening(evening_id: int) -> TournamentTable | None:
     transaction) or never, so an evening once found to be casual is remembered as such:
     the check before every request then costs no query.
     """
-    casual: set[int] = current_app.extensions.setdefault(CASUAL, set())
+    casual: set[int] = store(current_app, CASUAL, set)
     if evening_id in casual:
         return None
     row = db.session.execute(

@@ -28,8 +28,8 @@ from sqlalchemy import MetaData, Table, select
 
 from scorekeeper import create_app
 from scorekeeper.db.extensions import db
+from scorekeeper.db.kept import forget_all
 from scorekeeper.db.models import Player
-from scorekeeper.operations.snapshots import kept
 
 Snapshot = dict[str, list[tuple[Any, ...]]]
 
@@ -272,7 +272,7 @@ class World:
             db.session.remove()
             db.engine.dispose()
             # The database is replaced under the running app, as a restore does.
-            kept().forget_all()
+            forget_all(self.app)
         shutil.copyfile(self.template, self.path)
 
     def reset_if_changed(self, after: Snapshot) -> None:

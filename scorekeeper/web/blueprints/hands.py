@@ -36,6 +36,7 @@ from scorekeeper.core.rules.rotation import seating_for
 from scorekeeper.core.rules.variant import Variant
 from scorekeeper.db.extensions import db
 from scorekeeper.db.idempotency import StoredAnswer, fingerprint
+from scorekeeper.db.kept import store
 from scorekeeper.db.models import Evening
 from scorekeeper.operations import carried_pots
 from scorekeeper.web import access
@@ -102,9 +103,7 @@ def blank_entry(current: operations.EveningView, form: object) -> Markup:
         table.players,
         table.dealer,
     )
-    kept: OrderedDict[tuple[object, ...], Markup] = current_app.extensions.setdefault(
-        "scorekeeper.blank_forms", OrderedDict()
-    )
+    kept: OrderedDict[tuple[object, ...], Markup] = store(current_app, "blank_forms", OrderedDict)
     if (fields := kept.get(key)) is None:
         fields = Markup(
             render_template(
