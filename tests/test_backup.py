@@ -20,6 +20,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import make_url
 
+from scorekeeper.db.kept import KEPT
 from scorekeeper.operations import installation_backups
 from tests.conftest import Fresh, sqlite_only
 from tests.played import EVENINGS, play, results
@@ -185,6 +186,28 @@ def test_restoring_the_database_file_asks_first(
     assert "Stop the Scorekeeper server first." in result.output
     assert result.exit_code != 0
     assert results(target.test_client()) == {}
+
+
+def test_restoring_the_database_file_forgets_what_the_app_kept(
+    app: Flask, played: dict[str, Any], fresh: Fresh, tmp_path: Path
+) -> None:
+    """Evening 1 of the replaced database was a casual one, kept replayed: in the restored
+    file evening 1 is another evening, so nothing of the old one may be remembered."""
+    _, sqlite_file = backup_files(app, tmp_path / "backup")
+    target = fresh()
+    client = target.test_client()
+    created = client.post("/api/v1/evenings", json={"game": "doppen", "players": ["A", "B", "C"]})
+    assert created.status_code == 201
+    assert client.get(f"/evenings/{created.json['id']}").status_code == 200
+    stores = target.extensions[KEPT]
+    assert stores["casual_evenings"] == {1}
+    assert stores["snapshots"].get(1) is not None
+    result = restore(target, str(sqlite_file), "--yes")
+    assert result.exit_code == 0, result.output
+    assert stores["casual_evenings"] == set()
+    assert stores["snapshots"].get(1) is None
+    assert not stores["blank_forms"]
+    assert results(target.test_client()) == played
 
 
 @pytest.mark.parametrize(
