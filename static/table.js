@@ -81,15 +81,25 @@
       }
     }
 
+    // The live result is busy from a change until the answer for the newest entry is
+    // shown: on a slow Wi-Fi an older answer arriving late is dropped, never shown over it.
+    const previewed = Boolean(preview && form.dataset.preview);
+    let asked = 0;
+    function show(mine, fill) {
+      if (mine !== asked) { return; }
+      keepUncovered(form, fill);
+      preview.removeAttribute("aria-busy");
+    }
     const refresh = debounce(function () {
       updateChecksum();
-      if (!preview || !form.dataset.preview) { return; }
+      if (!previewed) { return; }
+      const mine = ++asked;
       fetch(form.dataset.preview, { method: "POST", body: new FormData(form),
                                     credentials: "same-origin" })
         .then(function (response) { return response.ok ? response.text() : ""; })
-        .then(function (html) { keepUncovered(form, function () { preview.innerHTML = html; }); })
+        .then(function (html) { show(mine, function () { preview.innerHTML = html; }); })
         .catch(function () {
-          keepUncovered(form, function () {
+          show(mine, function () {
             preview.innerHTML = "";
             const note = document.createElement("p");
             note.className = "preview-title";
@@ -98,8 +108,12 @@
           });
         });
     }, 250);
-    form.addEventListener("input", refresh);
-    form.addEventListener("change", refresh);
+    function changed() {
+      if (previewed) { preview.setAttribute("aria-busy", "true"); }
+      refresh();
+    }
+    form.addEventListener("input", changed);
+    form.addEventListener("change", changed);
     updateChecksum();
 
     form.addEventListener("submit", function (event) {

@@ -31,6 +31,10 @@ from tests.browser.conftest import (
     OpenPage,
 )
 from tests.browser.test_accessibility import problems_on
+from tests.conftest import sqlite_only
+
+#: The live server runs on a SQLite file of its own (conftest.py).
+pytestmark = sqlite_only
 
 ROOT = Path(__file__).resolve().parents[2]
 BENCH = ROOT / "bench"
@@ -305,6 +309,8 @@ def write_figures(runs: list[Run]) -> None:
     (BENCH / "taps.md").write_text("\n".join(lines) + "\n")
 
 
+# One worker plays them all, so that it writes the figures of every hand (``figures``).
+@pytest.mark.xdist_group("taps")
 @pytest.mark.parametrize("lang", ["de", "en"])
 @pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
 @pytest.mark.parametrize("reference", REFERENCES, ids=[f"hand{r.number}" for r in REFERENCES])
@@ -324,9 +330,9 @@ def test_a_reference_hand_fits_one_screen(
     page.goto(f"/evenings/{evening}")
     run = Run(reference.number, name)
     play(page, reference, run)
-    # The live result is asked for 250 ms after the last tap: let that answer arrive.
-    page.wait_for_timeout(300)
-    page.wait_for_load_state("networkidle")
+    # The live result is asked for a moment after the last tap: it is busy until the answer
+    # for the whole entry is shown.
+    expect(page.locator("#preview")).not_to_have_attribute("aria-busy", "true")
     # Points (or Striche), and Doppen's money through the Kasse on a line of its own.
     preview = page.locator("#entry .save-bar .preview .deltas")
     expect(preview.first).to_be_visible()
@@ -440,6 +446,7 @@ def test_eisten_stalden_preview_gives_what_saving_gives(
     for digit in "60":
         page.locator(f"#entry .keypad button[data-key='{digit}']").click()
     preview = page.locator("#entry .preview .deltas")
+    expect(page.locator("#preview")).not_to_have_attribute("aria-busy", "true")
     expect(preview).to_contain_text(re.compile(r"Anna\s*\+1"))
     live = preview.inner_text()
     page.locator("#entry .save-bar button[type=submit]").click()
