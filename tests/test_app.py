@@ -21,6 +21,7 @@ from scorekeeper import browser_locale, create_app
 from scorekeeper.db.extensions import db
 from scorekeeper.db.schema import migration_lock
 from scorekeeper.web.security import secret_key
+from tests.conftest import sqlite_only
 
 
 @pytest.mark.parametrize(
@@ -43,6 +44,7 @@ def test_the_browser_language_is_read_by_its_main_tag(header: str, language: str
     assert str(browser_locale(header)) == language
 
 
+@sqlite_only
 def test_secret_key_is_generated_once_into_the_instance(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'a.sqlite'}"
     first = create_app({"DATABASE_URL": url}, instance_path=str(tmp_path))
@@ -73,6 +75,7 @@ def test_workers_starting_together_share_one_secret_key(tmp_path: Path) -> None:
     assert [p.name for p in tmp_path.iterdir()] == ["secret_key"]
 
 
+@sqlite_only
 def test_instance_folder_can_be_named_in_the_environment(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -84,6 +87,7 @@ def test_instance_folder_can_be_named_in_the_environment(
         db.engine.dispose()
 
 
+@sqlite_only
 def test_sqlite_connections_are_set_for_several_processes(tmp_path: Path) -> None:
     app = create_app(
         {"DATABASE_URL": f"sqlite:///{tmp_path / 'a.sqlite'}"}, instance_path=str(tmp_path)
@@ -142,6 +146,7 @@ def test_the_upgrade_on_start_waits_for_the_migration_lock(
     assert finish(processes[0]) == 0
 
 
+@sqlite_only
 def test_processes_starting_on_a_new_database_migrate_it_once(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'new.sqlite'}"
     app = create_app({"DATABASE_URL": url, "AUTO_MIGRATE": False}, instance_path=str(tmp_path))
@@ -156,6 +161,7 @@ def test_processes_starting_on_a_new_database_migrate_it_once(tmp_path: Path) ->
         db.engine.dispose()
 
 
+@sqlite_only
 def test_migrate_command_brings_the_schema_up_to_date(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'new.sqlite'}"
     app = create_app({"DATABASE_URL": url, "AUTO_MIGRATE": False}, instance_path=str(tmp_path))
@@ -169,12 +175,31 @@ def test_migrate_command_brings_the_schema_up_to_date(tmp_path: Path) -> None:
         db.engine.dispose()
 
 
+@sqlite_only
+def test_the_fronts_configuration_can_bring_the_schema_up_to_date_first(tmp_path: Path) -> None:
+    """What ``scripts/start`` runs before its workers: one process for both."""
+    url = f"sqlite:///{tmp_path / 'new.sqlite'}"
+    app = create_app({"DATABASE_URL": url, "AUTO_MIGRATE": False}, instance_path=str(tmp_path))
+    args = ["front-config", "--migrate", "--host", "127.0.0.1", "--port", "5999"]
+    result = app.test_cli_runner().invoke(args=[*args, "--timeout", "60"])
+    assert result.exit_code == 0, result.output
+    assert "The database schema is up to date." in result.stderr
+    written = Path(result.stdout.strip())  # the path alone: the script reads it
+    assert written.name == "nginx.conf"
+    assert written.is_file()
+    with app.app_context():
+        assert "evening" in inspect(db.engine).get_table_names()
+        db.engine.dispose()
+
+
+@sqlite_only
 def test_default_database_is_sqlite_in_the_instance(tmp_path: Path) -> None:
     app = create_app(instance_path=str(tmp_path))
     assert app.config["SQLALCHEMY_DATABASE_URI"] == f"sqlite:///{tmp_path / 'scorekeeper.sqlite'}"
     assert (tmp_path / "scorekeeper.sqlite").exists()
 
 
+@sqlite_only
 def test_environment_overrides_the_instance_config(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -44,13 +44,25 @@ def migrate() -> None:
 @click.option("--port", type=int, required=True, help="the port the server listens on")
 @click.option("--timeout", type=int, required=True, help="the workers' timeout in seconds")
 @click.option("--print-timeout", type=int, help="the printouts' workers' (default: --timeout)")
+@click.option("--migrate", is_flag=True, help="bring the database to the current schema first")
 @with_appcontext
-def front_config(host: str, port: int, timeout: int, print_timeout: int | None) -> None:
+def front_config(
+    host: str, port: int, timeout: int, print_timeout: int | None, migrate: bool
+) -> None:
     """Write the front's configuration for a server (``scorekeeper/server/front.py``) and print
-    its path; the workers' socket path is in the file ``socket`` beside it."""
+    its path; the workers' socket path is in the file ``socket`` beside it.
+
+    With ``--migrate`` the schema is brought up to date first, as ``migrate`` does (its
+    message on standard error): ``scripts/start`` needs both before its workers start, and
+    one process instead of two starts the server a Python start-up sooner (about 1.3 s of
+    processor time on 2 cores, paid at every start and by every real-server test).
+    """
     from scorekeeper.server import front
 
     app = current_app
+    if migrate:
+        upgrade_schema(app._get_current_object())  # type: ignore[attr-defined]
+        click.echo("The database schema is up to date.", err=True)
     limit = int(app.config["MAX_CONTENT_LENGTH"] or 0)
     routes = [(rule.rule, rule.methods or ()) for rule in app.url_map.iter_rules()]
     path = front.write(Path(app.instance_path), host, port, timeout, limit, routes, print_timeout)
