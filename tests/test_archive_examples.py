@@ -18,7 +18,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from tests.conftest import Fresh
+from tests.conftest import Fresh, sqlite_only
 
 DATA = Path(__file__).parent / "data"
 ARCHIVES = sorted(p for p in (DATA / "archives").glob("*.json") if ".expected" not in p.name)
@@ -110,6 +110,7 @@ def test_a_backup_of_an_earlier_version_restores_every_ledger(
         assert_same(shown(client, by_start[created_at]), then, f"{path.name} {created_at}")
 
 
+@sqlite_only
 @pytest.mark.parametrize("path", BACKUPS, ids=[p.name for p in BACKUPS])
 def test_a_backup_of_an_earlier_version_restores_from_the_page(fresh: Fresh, path: Path) -> None:
     client = fresh().test_client()

@@ -16,6 +16,7 @@ from flask.testing import FlaskClient
 
 from scorekeeper import create_app
 from scorekeeper.web import security
+from tests.conftest import sqlite_only
 
 TEMPLATES = Path(__file__).parents[1] / "templates"
 LONG_SECRET = "x" * security.MIN_SECRET_LENGTH
@@ -59,6 +60,7 @@ def test_session_cookie_is_http_only_and_same_site(client: FlaskClient) -> None:
     assert "Secure" not in cookie  # served over plain HTTP on the hall's network
 
 
+@sqlite_only
 def test_secure_cookie_can_be_switched_on(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SCOREKEEPER_SESSION_COOKIE_SECURE", "true")
     app = served(tmp_path)
@@ -110,16 +112,19 @@ def test_a_short_secret_is_refused_from_the_environment(
         served(tmp_path)
 
 
+@sqlite_only
 def test_a_long_given_secret_is_used(tmp_path: Path) -> None:
     assert served(tmp_path, SECRET_KEY=LONG_SECRET).config["SECRET_KEY"] == LONG_SECRET
     assert not (tmp_path / "secret_key").exists()
 
 
+@sqlite_only
 def test_tests_and_debugging_may_use_a_short_secret(tmp_path: Path) -> None:
     assert served(tmp_path, SECRET_KEY="test", TESTING=True).config["SECRET_KEY"] == "test"
     assert served(tmp_path, SECRET_KEY="dev", DEBUG=True).config["SECRET_KEY"] == "dev"
 
 
+@sqlite_only
 def test_generated_secret_leaves_no_draft_behind(tmp_path: Path) -> None:
     key = served(tmp_path).config["SECRET_KEY"]
     assert len(key) == 64

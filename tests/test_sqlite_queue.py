@@ -15,6 +15,10 @@ from flask import Flask
 from scorekeeper import create_app
 from scorekeeper.db import sqlite
 from scorekeeper.db.extensions import db
+from tests.conftest import sqlite_only
+
+#: The queue is SQLite's: these tests make a file of their own.
+pytestmark = sqlite_only
 
 
 @pytest.fixture

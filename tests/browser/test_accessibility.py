@@ -27,6 +27,10 @@ from tests.browser.conftest import (
     OpenPage,
     screenshot,
 )
+from tests.conftest import sqlite_only
+
+#: The live server runs on a SQLite file of its own (conftest.py).
+pytestmark = sqlite_only
 
 BID = {"contract": "doppelt", "bidder": "Anna", "points": 41, "last_trick": "pagat_won"}
 OHNE = {"contract": "ohne", "bidder": "Bert", "points": 40, "last_trick": "none"}

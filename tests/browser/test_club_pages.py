@@ -13,6 +13,10 @@ from playwright.sync_api import Page
 
 from tests.browser.conftest import PHONE, PORTRAIT, LiveServer, OpenPage
 from tests.browser.test_accessibility import problems_on
+from tests.conftest import sqlite_only
+
+#: The live server runs on a SQLite file of its own (conftest.py).
+pytestmark = sqlite_only
 
 #: Where the screenshots go to be looked at: outside the repository.
 SHOTS = Path(os.environ.get("CLUB_SHOTS", "/tmp/club-shots"))

@@ -13,8 +13,10 @@ import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from tests.browser.conftest import LANDSCAPE, LANGS, PHONE, PORTRAIT, LiveServer, OpenPage
+from tests.conftest import sqlite_only
 
-pytestmark = pytest.mark.parametrize("lang", LANGS)
+#: In both languages; the live server runs on a SQLite file of its own (conftest.py).
+pytestmark = [pytest.mark.parametrize("lang", LANGS), sqlite_only]
 
 MINUS = "\u2212"
 BID = {"contract": "doppelt", "bidder": "Anna", "points": 41, "last_trick": "pagat_won"}

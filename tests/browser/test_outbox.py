@@ -32,7 +32,11 @@ from tests.browser.conftest import (
     LiveServer,
     screenshot,
 )
+from tests.conftest import sqlite_only
 from tests.server.conftest import Tablet, servers
+
+#: The live server runs on a SQLite file of its own (conftest.py).
+pytestmark = sqlite_only
 
 HALL_NAME = "tablet.hall"
 BID = {"contract": "doppelt", "bidder": "Anna", "points": 41, "last_trick": "pagat_won"}
@@ -262,6 +266,7 @@ def test_a_refused_hand_comes_back_and_holds_the_queue(hall: Hall) -> None:
     ]
 
 
+@pytest.mark.alone  # a real server, killed
 @pytest.mark.parametrize("stored", [True, False], ids=["answer-lost", "never-arrived"])
 def test_a_hand_in_flight_when_the_server_dies_is_recorded_once(
     hall_browser: Browser, database_url: str, tmp_path: Path, stored: bool

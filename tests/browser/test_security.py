@@ -11,6 +11,10 @@ from tests.browser.conftest import LANDSCAPE, LiveServer, OpenPage
 
 # The accessibility checks' evenings of every game, shared rather than built twice.
 from tests.browser.test_accessibility import Seeded, pages, seeded  # noqa: F401
+from tests.conftest import sqlite_only
+
+#: The live server runs on a SQLite file of its own (conftest.py).
+pytestmark = sqlite_only
 
 
 def listen(page: Page) -> list[str]:

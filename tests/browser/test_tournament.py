@@ -16,8 +16,12 @@ from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import LANDSCAPE, PORTRAIT, LiveServer, OpenPage, screenshot
 from tests.browser.test_flow import choose
+from tests.conftest import sqlite_only
 from tests.web.tournament_support import NAMES as ALL_NAMES
 from tests.web.tournament_support import PASSWORD
+
+#: The live server runs on a SQLite file of its own (conftest.py).
+pytestmark = sqlite_only
 
 LANG = "de"
 #: Twelve players: three tables of four.

@@ -24,9 +24,13 @@ from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
 from werkzeug.test import TestResponse
 
+from tests.conftest import sqlite_only
 from tests.fuzz.bodies import QUERIES, VALID_BODIES
 from tests.fuzz.strategies import RAW_BODIES, body_of, fill, headers, path_values, texts
 from tests.fuzz.world import World, rule_values, url_rules, without_counted
+
+#: The fuzzers' world is a SQLite file of its own, put back after every change (world.py).
+pytestmark = sqlite_only
 
 API_RULES = url_rules(api=True)
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "20"))

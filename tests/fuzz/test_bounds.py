@@ -22,9 +22,13 @@ from werkzeug.test import TestResponse
 from scorekeeper.core.rules.doppen_hand import MAX_PENALTIES_PER_PLAYER
 from scorekeeper.core.validation import NAME_LENGTH, TEXT_LENGTH, VOID_LENGTH
 from scorekeeper.operations.tournament_setup import NAME_OF_TOURNAMENT_LENGTH
+from tests.conftest import sqlite_only
 from tests.fuzz.world import EveningInfo, World, without_counted
 from tests.web.test_pages import NEW as PAGE_NEW
 from tests.web.tournament_support import NAMES, create_tournament, draw, ok, play, register, start
+
+#: The fuzzers' world is a SQLite file of its own, put back after every change (world.py).
+pytestmark = sqlite_only
 
 Snapshot = Callable[[], dict[str, list[tuple[Any, ...]]]]
 

@@ -27,6 +27,7 @@ from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
 from werkzeug.datastructures import MultiDict
 
+from tests.conftest import sqlite_only
 from tests.fuzz.strategies import (
     fill,
     headers,
@@ -47,6 +48,9 @@ from tests.fuzz.world import (
     url_rules,
     without_counted,
 )
+
+#: The fuzzers' world is a SQLite file of its own, put back after every change (world.py).
+pytestmark = sqlite_only
 
 PAGE_RULES = url_rules(api=False, method="POST")
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "15"))

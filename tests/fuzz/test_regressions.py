@@ -12,6 +12,11 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from tests.conftest import sqlite_only
+
+#: The fuzzers' world is a SQLite file of its own, put back after every change (world.py).
+pytestmark = sqlite_only
+
 Snapshot = Callable[[], dict[str, list[tuple[Any, ...]]]]
 
 HUGE = str(10**30)

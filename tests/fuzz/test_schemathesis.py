@@ -35,8 +35,12 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from scorekeeper.web.openapi import spec
+from tests.conftest import sqlite_only
 from tests.fuzz.strategies import path_values, weighted
 from tests.fuzz.world import World, url_rules, without_counted
+
+#: The fuzzers' world is a SQLite file of its own, put back after every change (world.py).
+pytestmark = sqlite_only
 
 OPERATIONS = sorted(
     (path, method.upper())

@@ -74,6 +74,7 @@ def test_every_player_at_their_most_is_a_hand_at_four() -> None:
     assert len(parse_doppen_hand(body, FOUR).penalties) == 9
 
 
+@pytest.mark.alone  # a time limit
 @pytest.mark.parametrize("count", [3 * 3 + 1, HUGE])
 def test_a_longer_list_than_every_players_most_is_refused_unread(count: int) -> None:
     """A hundred thousand revokes once took a score sheet three minutes: now one message."""
@@ -112,6 +113,7 @@ def test_a_misere_with_one_entry_too_many_names_it(variant: Variant, table: Tabl
     }
 
 
+@pytest.mark.alone  # a time limit
 def test_a_misere_of_any_length_gets_a_short_answer() -> None:
     points = {f"Guest {i}": 0 for i in range(HUGE)}
     started = time.perf_counter()

@@ -44,7 +44,9 @@ def test_unknown_variant_is_a_settings_error_and_a_value_error() -> None:
     assert issubclass(UnknownVariantError, ValueError)
 
 
-@pytest.mark.parametrize(("key", "variant"), list(VARIANTS.items()), ids=lambda v: str(v))
+@pytest.mark.parametrize(
+    ("key", "variant"), list(VARIANTS.items()), ids=["/".join(key) for key in VARIANTS]
+)
 def test_registered_variant_is_complete(key: tuple[str, str], variant: Variant) -> None:
     """Every variant is found under its own keys and its option defaults are valid."""
     assert key == (variant.game, variant.key)

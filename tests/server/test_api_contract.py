@@ -16,9 +16,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from scorekeeper.web.openapi import spec
 from tests.server.conftest import Server, StartServer, Tablet
 from tests.web.tournament_support import setup_body
+
+#: A real server: it runs after the parallel part, with the machine to itself.
+pytestmark = pytest.mark.alone
 
 #: Cases per operation and phase; the seed makes a run repeatable.
 EXAMPLES = 15

@@ -7,7 +7,12 @@ from __future__ import annotations
 import time
 from urllib.parse import urlsplit
 
+import pytest
+
 from tests.server.conftest import StartServer, Tablet, bench_module
+
+#: A real server: it runs after the parallel part, with the machine to itself.
+pytestmark = pytest.mark.alone
 
 #: Slowest answer allowed with the slow connections open. Measured on 2 cores: 0.1 s at
 #: most (bench/slow_clients.py); without the front every request waited until it gave up.

@@ -18,6 +18,9 @@ import pytest
 from scorekeeper.server.front import CLIENT_SECONDS
 from tests.server.conftest import START, Server, free_port, wait_until_answering
 
+#: A real server: it runs after the parallel part, with the machine to itself.
+pytestmark = pytest.mark.alone
+
 ROOT = Path(__file__).resolve().parents[2]
 #: How long the slow page takes: far longer than any quick page may wait.
 SLOW_SECONDS = 4.0

@@ -11,7 +11,11 @@ from scorekeeper.operations import StaleVersionError
 EN = {"Accept-Language": "en"}
 
 
-def test_uncaught_refusals_answer_a_page_with_a_page_and_the_api_with_json(app: Flask) -> None:
+def test_uncaught_refusals_answer_a_page_with_a_page_and_the_api_with_json(
+    new_app: Flask,
+) -> None:
+    app = new_app  # routes are added: no other test may see them
+
     def refused() -> str:
         raise InvalidSettingsError.single("group", msg("Choose a group from the list."))
 

@@ -9,9 +9,8 @@ or the test says which one it missed.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from html.parser import HTMLParser
-from pathlib import Path
 from typing import Any
 from urllib.parse import urljoin, urlsplit
 
@@ -19,7 +18,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper import create_app, operations
+from scorekeeper import operations
 from scorekeeper.db.extensions import db
 from scorekeeper.operations import payments_ticked
 from tests.conftest import PLAYERS4, PLAYERS5
@@ -31,19 +30,11 @@ DOWNLOAD_SUFFIXES = (".pdf", ".csv", ".json", ".zip", ".ico")
 
 
 @pytest.fixture
-def app(tmp_path: Path, migrated_db: Path) -> Iterator[Flask]:
+def app(make_app: Callable[..., Flask]) -> Flask:
     """The app with CSRF protection on, as at the table."""
-    path = tmp_path / "csrf.sqlite"
-    path.write_bytes(migrated_db.read_bytes())
-    app = create_app(
-        {"TESTING": True, "DATABASE_URL": f"sqlite:///{path}", "SECRET_KEY": "test"},
-        instance_path=str(tmp_path),
-    )
+    app = make_app()
     assert app.config.get("WTF_CSRF_ENABLED", True)
-    yield app
-    with app.app_context():
-        db.session.remove()
-        db.engine.dispose()
+    return app
 
 
 class Page(HTMLParser):

@@ -199,6 +199,7 @@ def test_three_revokes_of_one_player_are_recorded(client: FlaskClient, doppen: i
     assert hand["input"]["penalties"] == revokes("Bert", "Bert", "Bert")
 
 
+@pytest.mark.alone  # a time limit
 @pytest.mark.parametrize(
     ("count", "message"),
     [

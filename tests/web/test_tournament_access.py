@@ -8,9 +8,7 @@ nothing.
 from __future__ import annotations
 
 import re
-import shutil
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -532,24 +530,9 @@ def test_wrong_table_codes_are_counted_across_instances(
 
 
 @pytest.fixture
-def pin_app(tmp_path: Path, migrated_db: Path) -> Iterator[Flask]:
+def pin_app(make_app: Callable[..., Flask]) -> Flask:
     """The app of an installation that sets an access PIN."""
-    path = tmp_path / "pin.sqlite"
-    shutil.copy(migrated_db, path)
-    app = create_app(
-        {
-            "TESTING": True,
-            "DATABASE_URL": f"sqlite:///{path}",
-            "WTF_CSRF_ENABLED": False,
-            "SECRET_KEY": "test",
-            "ACCESS_PIN": PIN,
-        },
-        instance_path=str(tmp_path),
-    )
-    yield app
-    with app.app_context():
-        db.session.remove()
-        db.engine.dispose()
+    return make_app(WTF_CSRF_ENABLED=False, ACCESS_PIN=PIN)
 
 
 def test_the_pin_guards_casual_evenings_until_unlocked(pin_app: Flask) -> None:
