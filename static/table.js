@@ -82,18 +82,19 @@
     }
 
     // The live result is busy from a change until the answer for the newest entry is
-    // shown: on a slow Wi-Fi an older answer arriving late is dropped, never shown over it.
+    // shown: an answer for an earlier entry (asked before the last change, arriving late
+    // on a slow Wi-Fi) is dropped, never shown over it.
     const previewed = Boolean(preview && form.dataset.preview);
-    let asked = 0;
+    let entry = 0;
     function show(mine, fill) {
-      if (mine !== asked) { return; }
+      if (mine !== entry) { return; }
       keepUncovered(form, fill);
       preview.removeAttribute("aria-busy");
     }
     const refresh = debounce(function () {
       updateChecksum();
       if (!previewed) { return; }
-      const mine = ++asked;
+      const mine = entry;
       fetch(form.dataset.preview, { method: "POST", body: new FormData(form),
                                     credentials: "same-origin" })
         .then(function (response) { return response.ok ? response.text() : ""; })
@@ -109,6 +110,7 @@
         });
     }, 250);
     function changed() {
+      entry += 1;
       if (previewed) { preview.setAttribute("aria-busy", "true"); }
       refresh();
     }

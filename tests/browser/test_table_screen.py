@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import Locator, Page, Route, expect
 
 from tests.browser.conftest import (
     LANDSCAPE,
@@ -452,6 +452,39 @@ def test_eisten_stalden_preview_gives_what_saving_gives(
     page.locator("#entry .save-bar button[type=submit]").click()
     expect(page.locator("section.saved")).to_be_visible()
     assert page.locator("section.saved .deltas").inner_text() == live
+
+
+def test_a_late_answer_for_an_earlier_entry_never_shows_over_the_newest(
+    open_page: OpenPage, live_server: LiveServer
+) -> None:
+    """On a slow Wi-Fi the live result for "4" may arrive after "1" was typed, before the
+    result for "41" is asked: it is dropped, and the bar stays busy until the answer for
+    the whole entry is shown."""
+    evening = int(live_server.api("POST", "/evenings", {"game": "troggen", "players": FIVE})["id"])
+    page = open_page("en", LANDSCAPE)
+    page.goto(f"/evenings/{evening}")
+    held: list[Route] = []
+
+    def hold_the_first(route: Route) -> None:
+        if held:
+            route.continue_()
+        else:
+            held.append(route)
+
+    page.route("**/preview", hold_the_first)
+    for step in (("contract", "einfach"), ("bidder", "Anna"), ("partner", "Clara")):
+        target(page, ("choose", *step)).click()
+    keypad = page.locator("#entry .points-entry .keypad")
+    with page.expect_request("**/preview"):
+        keypad.locator("button[data-key='4']:visible").click()
+    keypad.locator("button[data-key='1']:visible").click()
+    late = held[0]
+    late.fulfill(response=late.fetch())  # within the 250 ms before "41" is asked
+    expect(page.locator("#preview")).not_to_have_attribute("aria-busy", "true")
+    live = page.locator("#preview .deltas").all_inner_texts()
+    page.locator("#entry .save-bar button[type=submit]").click()
+    expect(page.locator("section.saved")).to_be_visible()
+    assert page.locator("section.saved .deltas").all_inner_texts() == live
 
 
 def test_undo_counts_down_and_the_next_hand_says_why_its_number(
