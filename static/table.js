@@ -126,15 +126,15 @@
     });
   }
 
-  // The Save bar grows when its live result takes another line. On a page scrolled to the
-  // form's end the bar then covers what stood just above it: the page moves up as much.
+  // The Save bar grows when its live result takes another line, and would then cover what
+  // stood just above it (the field being typed into, wherever the page was scrolled: on a
+  // slow Wi-Fi the answer comes after the player moved on): the page moves up as much.
   function keepUncovered(form, change) {
     const bar = form.querySelector(".save-bar");
     const before = bar ? bar.offsetHeight : 0;
-    const atEnd = form.getBoundingClientRect().bottom <= window.innerHeight + 1;
     change();
     const grown = bar ? bar.offsetHeight - before : 0;
-    if (atEnd && grown > 0) { window.scrollBy(0, grown); }
+    if (grown > 0) { window.scrollBy(0, grown); }
   }
 
   // Once the contract is chosen, the rest of the hand comes into view above the Save bar:

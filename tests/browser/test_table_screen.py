@@ -487,6 +487,54 @@ def test_a_late_answer_for_an_earlier_entry_never_shows_over_the_newest(
     assert page.locator("section.saved .deltas").all_inner_texts() == live
 
 
+#: In the page: the Save bar's top, whether the form goes on below the screen (the bar is
+#: then stuck to the screen's foot, over the form), and the bottom of each control.
+ABOVE_THE_BAR = r"""
+() => {
+  const form = document.querySelector("#entry");
+  const bar = form.querySelector(".save-bar");
+  const items = [...form.querySelectorAll("input:not([type=hidden]), button, summary")]
+    .filter((el) => !bar.contains(el) && el.checkVisibility({visibilityProperty: true}));
+  return {
+    top: bar.getBoundingClientRect().top,
+    stuck: form.getBoundingClientRect().bottom > window.innerHeight + 1,
+    bottoms: items.map((el) => el.getBoundingClientRect().bottom),
+  };
+}
+"""
+
+
+def test_a_live_result_arriving_late_covers_nothing_the_player_sees(
+    open_page: OpenPage, live_server: LiveServer
+) -> None:
+    """The first live result makes the Save bar taller. On a slow Wi-Fi it arrives after
+    the player moved to a Misère field in the middle of the form: the page moves up as much
+    as the bar grew, so whatever stood above the bar stays above it."""
+    body = {"game": "troggu", "variant": "visp", "players": SEVEN}
+    evening = int(live_server.api("POST", "/evenings", body)["id"])
+    page = open_page("de", LANDSCAPE)
+    page.goto(f"/evenings/{evening}")
+    held: list[Route] = []
+    page.route("**/preview", lambda route: held.append(route))
+    with page.expect_request("**/preview"):
+        target(page, ("choose", "contract", "misere")).click()
+    page.locator("#entry input[name='misere_0']").evaluate(
+        "(el) => el.scrollIntoView({block: 'center'})"
+    )
+    before = page.evaluate(ABOVE_THE_BAR)
+    assert before["stuck"]  # the case this is about: the bar over the form
+    late = held[0]
+    late.fulfill(response=late.fetch())
+    expect(page.locator("#preview")).not_to_have_attribute("aria-busy", "true")
+    after = page.evaluate(ABOVE_THE_BAR)
+    assert after["top"] < before["top"]  # the bar grew
+    # Seen from the bar's edge, every control stands where it stood: the bar grew over none.
+    edge_before = [bottom - before["top"] for bottom in before["bottoms"]]
+    edge_after = [bottom - after["top"] for bottom in after["bottoms"]]
+    moved = [round(a - b) for a, b in zip(edge_after, edge_before, strict=True) if abs(a - b) > 1]
+    assert moved == []
+
+
 def test_undo_counts_down_and_the_next_hand_says_why_its_number(
     open_page: OpenPage, live_server: LiveServer
 ) -> None:
