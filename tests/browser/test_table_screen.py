@@ -5,22 +5,22 @@ under the Save bar, is a hand recorded wrong. So each reference hand is played h
 finger would, counting taps (a click or a keypad key) and scrolls (a control out of view
 or under the Save bar before its tap), and checking after every tap that nothing of the
 form hides under the bar. The figures are written to ``bench/taps.md`` and
-``bench/taps.json``, the screens to ``test-artifacts/table-screen/``.
+``bench/taps.json`` once every hand was played at every size (``taps.py``), the screens to
+``test-artifacts/table-screen/``.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import re
-from collections.abc import Iterator
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import Locator, Page, Route, expect
 
+from tests.browser import taps
 from tests.browser.conftest import (
     LANDSCAPE,
     PHONE,
@@ -30,6 +30,7 @@ from tests.browser.conftest import (
     LiveServer,
     OpenPage,
 )
+from tests.browser.taps import Run
 from tests.browser.test_accessibility import problems_on
 from tests.conftest import sqlite_only
 
@@ -215,22 +216,6 @@ CUT_NAMES = r"""
 """
 
 
-@dataclass
-class Run:
-    """What playing one reference hand at one size took."""
-
-    hand: int
-    size: str
-    taps: int = 0
-    scrolls: int = 0
-    #: Scrolls before the hand's first choice (the page as it opens).
-    scrolls_before_first: int = 0
-    covered: list[str] = field(default_factory=list)
-
-
-RUNS: list[Run] = []
-
-
 def shot(page: Page, name: str) -> None:
     """The viewport as the player sees it, to look at (test-artifacts is git-ignored); the
     few in KEEP also as small JPEGs beside the figures in bench/, when asked for with
@@ -278,39 +263,6 @@ def play(page: Page, reference: Reference, run: Run) -> None:
         run.covered += page.evaluate(UNDER_THE_BAR)
 
 
-@pytest.fixture(scope="module", autouse=True)
-def figures() -> Iterator[None]:
-    """Write the figures of every hand played in this module to bench/ once all ran."""
-    yield
-    if len(RUNS) == len(REFERENCES) * len(SIZES):
-        write_figures(RUNS)
-
-
-def write_figures(runs: list[Run]) -> None:
-    """bench/taps.json (every figure) and bench/taps.md (the table the README quotes)."""
-    runs = sorted(runs, key=lambda r: (r.hand, SIZE_IDS.index(r.size)))
-    (BENCH / "taps.json").write_text(
-        json.dumps([asdict(r) | {"covered": len(r.covered)} for r in runs], indent=1) + "\n"
-    )
-    sizes = [f"{w}\u00d7{h}" for w, h in SIZES]
-    lines = [
-        "# Taps and scrolls for the reference hands",
-        "",
-        "Written by `tests/browser/test_table_screen.py` (Debian's Chromium, JavaScript on).",
-        "A tap is one click or one key of the keypad, Save included; a scroll is a control",
-        "out of view or under the Save bar before its tap. *taps / scrolls*:",
-        "",
-        "| reference hand | " + " | ".join(sizes) + " |",
-        "|---|" + "---|" * len(sizes),
-    ]
-    for reference in REFERENCES:
-        cells = [f"{r.taps} / {r.scrolls}" for r in runs if r.hand == reference.number]
-        lines.append(f"| {reference.number}. {reference.title} | " + " | ".join(cells) + " |")
-    (BENCH / "taps.md").write_text("\n".join(lines) + "\n")
-
-
-# One worker plays them all, so that it writes the figures of every hand (``figures``).
-@pytest.mark.xdist_group("taps")
 @pytest.mark.parametrize("lang", ["de", "en"])
 @pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
 @pytest.mark.parametrize("reference", REFERENCES, ids=[f"hand{r.number}" for r in REFERENCES])
@@ -320,6 +272,7 @@ def test_a_reference_hand_fits_one_screen(
     lang: str,
     open_page: OpenPage,
     live_server: LiveServer,
+    request: pytest.FixtureRequest,
 ) -> None:
     """Every control in view once the first choice is made, nothing under the Save bar, the
     live result in the bar agreeing with the receipt, the next hand's first choice in view
@@ -344,7 +297,9 @@ def test_a_reference_hand_fits_one_screen(
     tap(page, run, page.locator("#entry .save-bar button[type=submit]"))
     expect(page.locator("section.saved")).to_be_visible()
     if lang == "de":
-        RUNS.append(run)
+        titles = {r.number: r.title for r in REFERENCES}
+        sizes = {i: f"{w}\u00d7{h}" for i, (w, h) in zip(SIZE_IDS, SIZES, strict=True)}
+        taps.note(request.config, titles, sizes, run)
     assert page.locator("section.saved .deltas").all_inner_texts() == live
     shot(page, f"{screen}-saved")
     first_choice = page.locator("#entry fieldset.contracts, #entry fieldset#contract").first
