@@ -43,6 +43,7 @@ from sqlalchemy.pool import Pool
 from scorekeeper import create_app
 from scorekeeper.db.extensions import db
 from scorekeeper.db.kept import forget_all
+from tests.browser import taps
 
 # Property tests check rules, not speed: a busy machine pausing one example for a fifth of
 # a second must not fail them (performance is measured under bench/, not asserted here).
@@ -85,6 +86,24 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if left:
         config.hook.pytest_deselected(items=left)
         items[:] = kept
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """The table screen's figures (``browser/taps.py``): a worker hands them to the process
+    that started it; that process, or one running alone, writes them. Here, not in the
+    browser tests' conftest: the starting process collects nothing, so it loads only this
+    one."""
+    output = getattr(session.config, "workeroutput", None)
+    if output is not None:
+        taps.hand_over(session.config, output)
+    else:
+        taps.write(session.config)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: object) -> None:
+    """A worker ended: take the figures it sent back."""
+    taps.take_over(node.config, getattr(node, "workeroutput", {}))
 
 
 # -- The guard: every test that opens a database says so ---------------------------------

@@ -22,7 +22,6 @@ from werkzeug.serving import BaseWSGIServer, make_server
 
 from scorekeeper import create_app
 from scorekeeper.db.extensions import db
-from tests.browser import taps
 
 CHROMIUM = Path("/usr/bin/chromium")
 #: Without the networking flags Chromium keeps dialling out and is refused.
@@ -77,22 +76,6 @@ class LiveServer:
     def hand(self, evening_id: int, body: dict[str, Any]) -> int:
         """Record a hand and return its number."""
         return int(self.api("POST", f"/evenings/{evening_id}/hands", body)["hand"]["number"])
-
-
-def pytest_sessionfinish(session: pytest.Session) -> None:
-    """The table screen's figures (``taps.py``): a worker hands them to the process that
-    started it; that process, or one running alone, writes them."""
-    output = getattr(session.config, "workeroutput", None)
-    if output is not None:
-        taps.hand_over(session.config, output)
-    else:
-        taps.write(session.config)
-
-
-@pytest.hookimpl(optionalhook=True)
-def pytest_testnodedown(node: Any, error: object) -> None:
-    """A worker ended: take the figures it sent back."""
-    taps.take_over(node.config, getattr(node, "workeroutput", {}))
 
 
 @pytest.fixture(scope="session")

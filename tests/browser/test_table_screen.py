@@ -296,6 +296,8 @@ def test_a_reference_hand_fits_one_screen(
     assert not problems_on(page)
     tap(page, run, page.locator("#entry .save-bar button[type=submit]"))
     expect(page.locator("section.saved")).to_be_visible()
+    # The receipt shows before the page's script has run and moved the next hand into view.
+    page.wait_for_load_state("domcontentloaded")
     if lang == "de":
         titles = {r.number: r.title for r in REFERENCES}
         sizes = {i: f"{w}\u00d7{h}" for i, (w, h) in zip(SIZE_IDS, SIZES, strict=True)}
