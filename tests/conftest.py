@@ -312,12 +312,7 @@ class KeptApps:
     def release(self) -> None:
         """Before the next test: no session left open (on SQLite no connection either, as
         the file is replaced), the instance folder emptied."""
-        for apps in self.kept.values():
-            for kept in apps:
-                with kept.app.app_context():
-                    db.session.remove()
-                    if self.database.template is not None:
-                        db.engine.dispose()
+        self.close_sessions(dispose=self.database.template is not None)
         self.taken.clear()
         shutil.rmtree(self.instance, ignore_errors=True)
         self.instance.mkdir()
@@ -339,13 +334,18 @@ class KeptApps:
         kept.put_back()
         return kept.app
 
-    def close(self) -> None:
-        """At the end of the run: every connection closed."""
+    def close_sessions(self, *, dispose: bool) -> None:
+        """Every app's session removed; with ``dispose`` its connections closed too."""
         for apps in self.kept.values():
             for kept in apps:
                 with kept.app.app_context():
                     db.session.remove()
-                    db.engine.dispose()
+                    if dispose:
+                        db.engine.dispose()
+
+    def close(self) -> None:
+        """At the end of the run: every connection closed."""
+        self.close_sessions(dispose=True)
         self.kept.clear()
 
 
