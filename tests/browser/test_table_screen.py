@@ -347,6 +347,7 @@ def test_a_refused_save_shows_what_to_change_at_the_top(
     link.click()
     points = page.locator("#entry input[name=points]")
     assert points.evaluate(IN_VIEW)
+    assert page.locator("#entry label[for=points]").evaluate(IN_VIEW), "its label above it"
     if javascript:
         expect(points).to_be_focused()
 
