@@ -11,7 +11,16 @@ from __future__ import annotations
 import unicodedata
 from typing import Any
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    abort,
+    flash,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from flask_babel import get_locale, gettext
 from sqlalchemy import select
 from werkzeug.wrappers import Response
@@ -380,18 +389,14 @@ def asked_season(group: TableGroup) -> tuple[Season, dict[str, list[str]]]:
     return club_statistics.season(group, filters), problems
 
 
-def asked_order() -> tuple[str, bool]:
-    """The column asked to sort by; an unknown one sorts by money."""
+def asked_order() -> tuple[str, bool, dict[str, list[str]]]:
+    """The column asked to sort by and whether most comes first, and the refusals by field
+    (then the table is sorted by money, most first)."""
     try:
-        return read_order(request.args)
-    except InvalidSettingsError:
-        return DEFAULT_SORT, True
-
-
-def season_rows(found: Season) -> tuple[Any, ...]:
-    """The season's rows in the order asked for."""
-    key, descending = asked_order()
-    return ordered(found, season_table(found.evenings), key, descending)
+        key, descending = read_order(request.args)
+        return key, descending, {}
+    except InvalidSettingsError as error:
+        return DEFAULT_SORT, True, {k: [text(m) for m in v] for k, v in error.errors.items()}
 
 
 def query_of(filters: Filters) -> dict[str, str]:
@@ -407,19 +412,28 @@ def query_of(filters: Filters) -> dict[str, str]:
 @bp.get("/<int:group_id>/season")
 def season(group_id: int) -> tuple[str, int]:
     """The season table: a table per game, unit and currency, sortable by its headings."""
-    found, problems = asked_season(load(group_id))
-    key, descending = asked_order()
+    return season_page(load(group_id))
+
+
+def season_page(group: TableGroup) -> tuple[str, int]:
+    """The season table as the query asks for it; 422 with the refusals at their fields
+    when a filter or the order is not one the page offers."""
+    found, problems = asked_season(group)
+    key, descending, order_problems = asked_order()
+    problems = {**problems, **order_problems}
     rows = ordered(found, season_table(found.evenings), key, descending)
     query = query_of(found.filters)
+    order = {"sort": key, "order": "desc" if descending else "asc"}
     page = render_template(
         "groups/season.html",
         season=found,
         group=found.group,
         tables=club_pages.tables(rows),
-        headers=club_pages.headers(group_id, query, key, descending),
+        headers=club_pages.headers(group.id, query, key, descending),
         query=query,
-        # The downloads keep the order the table is shown in.
-        downloads={**query, "sort": key, "order": "desc" if descending else "asc"},
+        # The filters' form and the downloads keep the order the table is shown in.
+        order=order,
+        downloads={**query, **order},
         problems=problems,
         games=club_pages.choices_of_games(),
         variants=club_pages.choices_of_variants(),
@@ -428,19 +442,30 @@ def season(group_id: int) -> tuple[str, int]:
     return page, 422 if problems else 200
 
 
+def season_download(group_id: int) -> tuple[Season, tuple[Any, ...]]:
+    """The season and its rows for a download; the page with its refusals (422) instead
+    when the query is not one the page would offer, so a link typed by hand never
+    downloads a table the reader did not ask for."""
+    group = load(group_id)
+    found, problems = asked_season(group)
+    key, descending, order_problems = asked_order()
+    if problems or order_problems:
+        abort(make_response(*season_page(group)))
+    return found, ordered(found, season_table(found.evenings), key, descending)
+
+
 @bp.get("/<int:group_id>/season.csv")
 def season_csv(group_id: int) -> Response:
     """The season table as a spreadsheet."""
-    found, _ = asked_season(load(group_id))
-    data = club_pages.season_csv(found, season_rows(found))
+    found, rows = season_download(group_id)
+    data = club_pages.season_csv(found, rows)
     return download(data, "text/csv", season_filename(found, "csv"))
 
 
 @bp.get("/<int:group_id>/season.pdf")
 def season_pdf(group_id: int) -> Response:
     """The season table as a printout, in the reader's language."""
-    found, _ = asked_season(load(group_id))
-    rows = season_rows(found)
+    found, rows = season_download(group_id)
     data = render_pdf(
         "pdf/season.html",
         language=str(get_locale()),
