@@ -92,11 +92,14 @@ def unix_socket() -> Iterator[socket.socket]:
         yield sock
 
 
-def backup_status(app: Flask, environ: dict[str, object], forwarded: str) -> int:
+def backup_status(
+    app: Flask, environ: dict[str, object], forwarded: str, front_host: str = "localhost"
+) -> int:
     """The status of the backup page (this machine only) for a request so made."""
     client = app.test_client()
     client.environ_base.update(environ)
-    with client.get("/backup", headers={"X-Forwarded-For": forwarded}) as response:
+    headers = {"X-Forwarded-For": forwarded, "X-Front-Host": front_host}
+    with client.get("/backup", headers=headers) as response:
         return response.status_code
 
 
@@ -111,6 +114,19 @@ def test_a_forwarded_address_from_anyone_else_is_not_taken(app: Flask) -> None:
         tablet = {"REMOTE_ADDR": "192.168.1.30", "gunicorn.socket": tcp}
         assert backup_status(app, tablet, "127.0.0.1") == 403
     assert backup_status(app, {"REMOTE_ADDR": "192.168.1.30"}, "127.0.0.1") == 403
+
+
+def test_the_host_the_front_read_is_checked_and_nobody_else_can_name_one(
+    app: Flask, unix_socket: socket.socket
+) -> None:
+    """The front's ``$host`` is an absolute request line's name: a foreign one is refused;
+    the same header from a TCP client is not the front's word and is ignored."""
+    from_front = {"REMOTE_ADDR": "", "gunicorn.socket": unix_socket}
+    assert backup_status(app, from_front, "127.0.0.1", "rebind.evil.example") == 421
+    assert backup_status(app, from_front, "127.0.0.1", "") == 421
+    with socket.socket() as tcp:
+        local = {"REMOTE_ADDR": "127.0.0.1", "gunicorn.socket": tcp}
+        assert backup_status(app, local, "127.0.0.1", "rebind.evil.example") == 200
 
 
 def test_the_front_holds_no_more_connections_than_it_may_open_files(

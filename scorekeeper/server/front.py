@@ -31,6 +31,8 @@ from typing import Any
 
 from werkzeug.middleware.proxy_fix import ProxyFix
 
+from scorekeeper.web.hosts import FRONT_HOST
+
 #: Seconds a client may take to send its headers, and between two reads of its body,
 #: before nginx gives up on it (408); the connection takes no worker meanwhile.
 CLIENT_SECONDS = 10
@@ -206,6 +208,7 @@ PROXY = """            proxy_request_buffering on;
             proxy_buffer_size 16k;
             proxy_buffers 16 16k;
             proxy_set_header Host $http_host;
+            proxy_set_header X-Front-Host $host;
             proxy_set_header X-Forwarded-For $remote_addr;
             proxy_set_header X-Forwarded-Proto $scheme;
             proxy_set_header Connection "";
@@ -345,7 +348,11 @@ class TrustedFront:
     """The app as seen through the front: requests that came over the workers' Unix socket
     were sent by the front, which names the tablet's address in ``X-Forwarded-For``
     (replacing whatever the tablet sent); only those take it from there. Anything that
-    reaches the app otherwise (a TCP connection, the test client) keeps its own address."""
+    reaches the app otherwise (a TCP connection, the test client) keeps its own address.
+
+    The front also names the host it read from the request in ``X-Front-Host`` (its
+    ``$host``: the name of an absolute request line, which it replaces by a plain path),
+    for the host check (``hosts.asked_names``); from anyone else that header is ignored."""
 
     def __init__(self, app: Callable[..., Iterable[bytes]]) -> None:
         self.app = app
@@ -359,5 +366,6 @@ class TrustedFront:
             and getattr(connection, "family", None) == socket.AF_UNIX
             and not environ.get("REMOTE_ADDR")
         ):
+            environ[FRONT_HOST] = environ.get("HTTP_X_FRONT_HOST", "")
             return self.forwarded(environ, start_response)
         return self.app(environ, start_response)

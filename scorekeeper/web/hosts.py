@@ -147,6 +147,36 @@ def same_origin(origin: str, host: str) -> bool:
     return netloc == host.strip().lower()
 
 
+#: Where ``TrustedFront`` puts the name the front read from the request (nginx's ``$host``).
+FRONT_HOST = "scorekeeper.front_host"
+#: An absolute request target (``GET http://name/path HTTP/1.1``).
+_ABSOLUTE = re.compile(r"[a-z][a-z0-9+.-]*://", re.IGNORECASE)
+
+
+def asked_names(environ: dict[str, Any]) -> list[str]:
+    """Every name a request is addressed to, each of which must be this installation's.
+
+    * its ``Host``: a request without one, or with an empty one, is addressed to nobody
+      (``""``), where Werkzeug would take the server's own name instead;
+    * the name of an absolute request line (``GET http://rebind.example/backup``), which a
+      server takes over ``Host`` (RFC 9112, 3.2.2): served beside a local ``Host``, it
+      would answer a request for another site;
+    * the name the front read from the request (``$host``: the request line's name when
+      there is one, else the ``Host``'s), since the front hands the workers a plain path.
+    """
+    names = [host_name(environ.get("HTTP_HOST", ""))]
+    target = environ.get("RAW_URI") or environ.get("REQUEST_URI") or ""
+    if _ABSOLUTE.match(target):
+        try:
+            authority = urlsplit(target).netloc.rpartition("@")[2]
+        except ValueError:
+            authority = ""
+        names.append(host_name(authority))
+    if FRONT_HOST in environ:
+        names.append(host_name(environ[FRONT_HOST]))
+    return names
+
+
 def refusal(name: str) -> Response:
     """The answer to a request under a foreign name: the API's error shape, else a page in
     German and English (the request's language first); both name the setting to add."""
@@ -192,8 +222,10 @@ def register(app: Flask) -> None:
     names = own_names(app)
 
     def only_own_host_names() -> Response | None:
-        name = host_name(request.host)
-        return None if is_own(name, names) else refusal(name)
+        for name in asked_names(request.environ):
+            if not is_own(name, names):
+                return refusal(name)
+        return None
 
     # Flask runs them in this order, the CSRF check and the access check among them.
     app.before_request_funcs.setdefault(None, []).insert(0, only_own_host_names)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import socket
+
 import pytest
 from sqlalchemy import create_engine, text
 
@@ -30,3 +32,41 @@ def test_checks_by_address_see_the_tablets_own(
     finally:
         engine.dispose()
     assert remotes == ["127.0.0.1"]
+
+
+def raw_status(port: int, request: bytes) -> int:
+    """The status the server answers a request written byte by byte (no client library
+    would send an empty ``Host`` or an absolute request line beside a local one)."""
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as connection:
+        connection.sendall(request)
+        head = b""
+        while b"\r\n" not in head:
+            chunk = connection.recv(4096)
+            if not chunk:
+                break
+            head += chunk
+    return int(head.split(b" ", 2)[1])
+
+
+def test_a_request_addressed_to_nobody_or_to_another_site_is_refused(
+    start_server: StartServer,
+) -> None:
+    """Through the front as the hall reaches it: an empty ``Host``, and an absolute request
+    line naming a foreign site beside a local ``Host``, are refused as a foreign ``Host``
+    is (docs/hall-safety.md "Only our own host names"); the backup is never served."""
+    server = start_server(workers=1, threads=1, ready="/openapi.json")
+    port = int(server.url.rsplit(":", 1)[1])
+    local = f"127.0.0.1:{port}".encode()
+    ordinary = b"GET /backup HTTP/1.1\r\nHost: " + local + b"\r\nConnection: close\r\n\r\n"
+    assert raw_status(port, ordinary) == 200
+    refused = [
+        b"GET /backup HTTP/1.1\r\nHost: \r\nConnection: close\r\n\r\n",
+        b"GET /backup HTTP/1.0\r\nConnection: close\r\n\r\n",
+        b"GET http://rebind.evil.example/backup HTTP/1.1\r\nHost: "
+        + local
+        + b"\r\nConnection: close\r\n\r\n",
+        b"GET http://rebind.evil.example:" + str(port).encode() + b"/backup/scorekeeper-backup.zip"
+        b" HTTP/1.1\r\nHost: " + local + b"\r\nConnection: close\r\n\r\n",
+    ]
+    for request in refused:
+        assert raw_status(port, request) in (400, 421), request

@@ -311,3 +311,61 @@ def test_the_api_keeps_refusing_other_sites_by_fetch_metadata(
         f"/api/v1/evenings/{evening}/hands", json=BID, headers={"Origin": "http://evil.example"}
     )
     assert refused.json["errors"]["access"] == ["Requests from other sites are refused."]
+
+
+def wsgi_status(app: Flask, environ: dict[str, Any]) -> int:
+    """The status ``app`` answers a WSGI environ built by hand."""
+    from werkzeug.test import run_wsgi_app
+
+    environ.setdefault("REMOTE_ADDR", "127.0.0.1")  # this machine: the backup opens
+    body, status, _ = run_wsgi_app(app, environ)
+    b"".join(body)
+    return int(status.split(" ", 1)[0])
+
+
+def test_a_request_without_a_host_is_addressed_to_nobody(client: FlaskClient) -> None:
+    """Werkzeug would take the server's own name for a request without ``Host``."""
+    from werkzeug.test import EnvironBuilder
+
+    environ = EnvironBuilder(path="/backup").get_environ()
+    assert wsgi_status(client.application, environ) == 200
+    del environ["HTTP_HOST"]
+    assert wsgi_status(client.application, environ) == 421
+
+
+@pytest.mark.parametrize(
+    ("target", "served"),
+    [
+        ("/backup", True),
+        ("http://localhost/backup", True),
+        ("HTTP://127.0.0.1:5000/backup", True),
+        ("http://rebind.evil.example/backup", False),
+        ("https://rebind.evil.example:5000/backup?x=1", False),
+        ("http://user@rebind.evil.example/backup", False),
+        ("http://[::1/backup", False),
+    ],
+)
+def test_an_absolute_request_line_is_addressed_to_its_own_name(
+    client: FlaskClient, target: str, served: bool
+) -> None:
+    """A server takes the name of an absolute request line over ``Host``: served beside a
+    local ``Host`` it would answer for another site (the direct servers keep the line)."""
+    from werkzeug.test import EnvironBuilder
+
+    environ = EnvironBuilder(path="/backup", headers={"Host": "localhost"}).get_environ()
+    environ["RAW_URI"] = environ["REQUEST_URI"] = target
+    assert wsgi_status(client.application, environ) == (200 if served else 421)
+
+
+def test_the_name_the_front_read_is_checked_too(client: FlaskClient) -> None:
+    """Behind the front the workers get a plain path; the front names the request line's
+    host (``X-Front-Host``, taken only from the front: ``TrustedFront``)."""
+    from werkzeug.test import EnvironBuilder
+
+    environ = EnvironBuilder(path="/backup", headers={"Host": "localhost"}).get_environ()
+    environ[hosts.FRONT_HOST] = "rebind.evil.example"
+    assert wsgi_status(client.application, environ) == 421
+    assert hosts.asked_names({"HTTP_HOST": "Laptop.Local:80", hosts.FRONT_HOST: "x"}) == [
+        "laptop.local",
+        "x",
+    ]
