@@ -41,6 +41,11 @@ FIND = (
 )
 
 
+#: The longest key kept: an API's ``Idempotency-Key``, a page form's token (ours are 22
+#: characters). A longer one is refused before anything is read or kept (docs/limits.md).
+MAX_KEY_LENGTH = 200
+
+
 class StoredAnswer(NamedTuple):
     """An answer as it was given, with the fingerprint of the request it answered
     (``None`` for answers kept before fingerprints were)."""

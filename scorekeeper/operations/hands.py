@@ -163,12 +163,18 @@ def next_number(evening: Evening | EveningFacts) -> int:
 
 def check_expected_number(expected: object, upcoming: int) -> None:
     """Refuse a hand sent as another number than the one it would get (``number`` in the
-    body; none sent: no check)."""
+    body; none sent: no check). A number no hand can have (below 1, above ``MAX_HANDS``,
+    not a whole number) is refused as such, not as a hand that another entry became."""
     if expected is None:
         return
-    if isinstance(expected, bool) or not isinstance(expected, int) or expected < 1:
+    if (
+        isinstance(expected, bool)
+        or not isinstance(expected, int)
+        or not 1 <= expected <= MAX_HANDS
+    ):
         raise InvalidHandError.single(
-            "number", msg("Send the hand's number as a whole number from 1.")
+            "number",
+            msg("Send the hand's number as a whole number from 1 to {n}.", n=MAX_HANDS),
         )
     if expected != upcoming:
         raise HandNumberTakenError(expected, upcoming)

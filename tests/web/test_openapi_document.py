@@ -14,6 +14,7 @@ from scorekeeper import LANGUAGES
 from scorekeeper.core.rules import VARIANTS
 from scorekeeper.core.standings import SCORINGS
 from scorekeeper.core.validation import NAME_LENGTH, TEXT_LENGTH, VOID_LENGTH
+from scorekeeper.db.idempotency import MAX_KEY_LENGTH
 from scorekeeper.operations.tournament_setup import (
     MAX_DEALS,
     MAX_ROUNDS,
@@ -22,7 +23,6 @@ from scorekeeper.operations.tournament_setup import (
     PASSWORD_LENGTH,
 )
 from scorekeeper.web.addresses import LARGEST
-from scorekeeper.web.blueprints.api import MAX_KEY_LENGTH
 from scorekeeper.web.openapi import spec
 
 DOCUMENT = spec()

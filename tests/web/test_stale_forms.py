@@ -256,3 +256,62 @@ def test_the_same_entry_racing_itself_gets_its_own_answer(
     assert again.status_code == 200
     assert again.json == {"saved": 1, "location": first.headers["Location"]}
     assert len(hands(client, evening)) == 1
+
+
+@pytest.mark.parametrize(
+    "number",
+    ["-1", "abc", "1e3", "", " 1", "2147483648", str(2**70), "\u0663", "\uff11", "10001"],
+    ids=[
+        "negative",
+        "letters",
+        "exponent",
+        "empty",
+        "space",
+        "past-int",
+        "2^70",
+        "arabic-indic",
+        "fullwidth",
+        "past-max",
+    ],
+)
+def test_a_number_the_api_would_refuse_is_refused_with_the_entry_kept(
+    client: FlaskClient, evening: int, snapshot: Snapshot, number: str
+) -> None:
+    """The form's number goes through the API's check: ASCII digits from 1 to the most
+    hands an evening holds; the entry comes back ready to save as the next hand."""
+    before = snapshot()
+    data = {**OTHER, "token": "t1", "number": number}
+    refused = client.post(f"/evenings/{evening}/hands", data=data, headers=EN)
+    assert refused.status_code == 422
+    assert snapshot() == before
+    assert "whole number from 1 to 10000" in refused.text
+    assert 'value="30"' in refused.text
+    assert hidden(refused.text, "number") == "1"
+    saved = client.post(
+        f"/evenings/{evening}/hands",
+        data={**data, "number": hidden(refused.text, "number")},
+        headers=EN,
+    )
+    assert saved.status_code == 303
+    assert len(hands(client, evening)) == 1
+
+
+def test_a_token_longer_than_a_key_is_refused_and_kept_nowhere(
+    client: FlaskClient, evening: int, snapshot: Snapshot
+) -> None:
+    """The token becomes the entry's request key, which every backup carries: at most the
+    200 characters of an ``Idempotency-Key``; the entry comes back with a token of ours."""
+    before = snapshot()
+    data = {**OTHER, "token": "t" * 201, "number": "1"}
+    refused = client.post(f"/evenings/{evening}/hands", data=data, headers=EN)
+    assert refused.status_code == 422
+    assert snapshot() == before
+    assert "longer than 200 characters" in refused.text
+    assert 'value="30"' in refused.text
+    token = hidden(refused.text, "token")
+    assert 0 < len(token) <= 200
+    saved = client.post(f"/evenings/{evening}/hands", data={**data, "token": token}, headers=EN)
+    assert saved.status_code == 303
+    exactly = {**OTHER, "token": "k" * 200, "number": "2"}
+    assert client.post(f"/evenings/{evening}/hands", data=exactly).status_code == 303
+    assert len(hands(client, evening)) == 2

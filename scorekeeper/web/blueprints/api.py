@@ -14,7 +14,7 @@ from flask import Blueprint, Response, abort, jsonify, request, url_for
 from flask_babel import gettext
 
 from scorekeeper import operations
-from scorekeeper.db.idempotency import StoredAnswer, fingerprint
+from scorekeeper.db.idempotency import MAX_KEY_LENGTH, StoredAnswer, fingerprint
 from scorekeeper.db.models import Evening, Hand
 from scorekeeper.operations import EveningView, StaleVersionError, evening_archives
 from scorekeeper.operations.club_statistics import evening_highlights
@@ -27,8 +27,6 @@ from scorekeeper.web.tournament_tables import correction_reason, note_correction
 from scorekeeper.web.writing import Answered, Kept, Key, Written, write
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
-
-MAX_KEY_LENGTH = 200
 
 
 class BadJSONError(Exception):

@@ -35,7 +35,7 @@ from scorekeeper.core.rules.base import ImplausibleHandError, InvalidInputError,
 from scorekeeper.core.rules.rotation import seating_for
 from scorekeeper.core.rules.variant import Variant
 from scorekeeper.db.extensions import db
-from scorekeeper.db.idempotency import StoredAnswer, fingerprint
+from scorekeeper.db.idempotency import MAX_KEY_LENGTH, StoredAnswer, fingerprint
 from scorekeeper.db.kept import store
 from scorekeeper.db.models import Evening
 from scorekeeper.operations import carried_pots
@@ -193,12 +193,6 @@ def entry_as_sent() -> dict[str, list[str]]:
     return {name: request.form.getlist(name) for name in request.form if name not in NOT_THE_ENTRY}
 
 
-def expected_number(value: str | None) -> int | None:
-    """The number the form was rendered for (none from a form without one)."""
-    number = number_or_text(value or "")
-    return number if isinstance(number, int) and len(value or "") < 10 else None
-
-
 @bp.post("")
 def create(evening_id: int) -> Response | tuple[str, int]:
     """Record the next hand from the table screen.
@@ -209,6 +203,8 @@ def create(evening_id: int) -> Response | tuple[str, int]:
     screen saying so, with the entry kept (``render_conflict``).
     """
     token = request.form.get("token") or ""
+    if len(token) > MAX_KEY_LENGTH:
+        return refuse_token(evening_id)
     entry_print = fingerprint("POST", request.path, entry_as_sent())
     key = Key(f"evening:{evening_id}", access.requester(), f"page:{token}", entry_print)
 
@@ -228,6 +224,23 @@ def create(evening_id: int) -> Response | tuple[str, int]:
     )
 
 
+def refuse_token(evening_id: int) -> tuple[str, int]:
+    """The table screen with the entry as typed, when its token is longer than any key is
+    kept (``idempotency.MAX_KEY_LENGTH``, as the API's ``Idempotency-Key``): nothing is
+    read into the request keys, and the entry gets a token of its own to save with."""
+    current = load_current(evening_id)
+    form = hand_form(current.variant).build(current.next_table, formdata=request.form)
+    form.token.data = secrets.token_urlsafe(16)
+    form.form_errors.append(
+        gettext(
+            "Nothing was saved: this entry's key is longer than %(n)s characters. Check "
+            "the hand and tap Save once more.",
+            n=MAX_KEY_LENGTH,
+        )
+    )
+    return render_table(current, form, status=422)
+
+
 def record(evening_id: int) -> Written[Response | tuple[str, int]]:
     """Check and store the entry as the evening's next hand; refused, the table screen
     shows the entry again with what to fix."""
@@ -242,8 +255,11 @@ def record(evening_id: int) -> Written[Response | tuple[str, int]]:
         # The rotation's dealer, left as proposed: should another tablet record a hand
         # first, the rotation proposes anew instead of dealing to the same player twice.
         del facts["dealer"]
-    if (number := expected_number(form.number.data)) is not None:
-        facts["number"] = number
+    # The number the form was rendered for, checked as the API checks a body's: ASCII
+    # digits in range, anything else (an empty one included) refused in words. A form
+    # without the field (a page from before it was sent) is not checked, as a body without.
+    if "number" in request.form:
+        facts["number"] = number_or_text(form.number.data or "")
     if form.seats.data and form.seats.data != seats_text(table):
         # Per-seat fields (a Misère's points) would land on other players.
         raise Answered(lambda: render_conflict(evening_id, None))
@@ -254,6 +270,9 @@ def record(evening_id: int) -> Written[Response | tuple[str, int]]:
         raise Answered(lambda: render_table(current, form, warnings=True, status=422)) from None
     except InvalidInputError as error:
         entry.place_errors(form, error.errors, text)
+        if "number" in error.errors:
+            # Not the player's to fix: the entry is kept, ready to save as the next hand.
+            form.number.data = str(operations.next_number(current.evening))
         raise Answered(lambda: render_table(current, form, status=422)) from None
     location = url_for("evenings.show", evening_id=evening_id, saved=hand.number)
     return Written(answer_saved(location, hand.number), ({"hand": hand.number}, 303, location))
