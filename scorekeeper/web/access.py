@@ -39,12 +39,13 @@ from typing import Any
 from flask import Flask, after_this_request, current_app, g, request, session
 from flask.wrappers import Response
 from itsdangerous import BadSignature, URLSafeTimedSerializer
-from sqlalchemy import delete, insert, select, text, update
+from sqlalchemy import ColumnElement, Connection, and_, delete, insert, or_, select, text, update
 
 from scorekeeper.core.rules.base import Message, ScorekeeperError, msg
 from scorekeeper.db import sqlite, unit_of_work
 from scorekeeper.db.extensions import db
 from scorekeeper.db.models import LoginAttempt, RevokedSession, utcnow
+from scorekeeper.db.retry import retrying
 
 SESSION_KEY = "access"
 #: The PIN's length as the installation may set it, and as the unlock page takes it.
@@ -436,74 +437,105 @@ def attempt(scope: str) -> int:
     remote = _remote()
     own_window = timedelta(seconds=config["LOGIN_WINDOW_SECONDS"])
     shared_window = timedelta(seconds=config["LOGIN_DELAY_WINDOW_SECONDS"])
-    unit = unit_of_work.Plain(db.engine.connect)
-    try:
-        _serialise(unit)
-        # The time once the lock is held: taken before, a try that waited for the lock
-        # would be older than the one recorded just before it, and would wait for it.
-        now = utcnow()
-        oldest = now - max(own_window, shared_window)
-        connection = unit.connection()
-        rows = connection.execute(
-            select(ATTEMPTS.c.remote, ATTEMPTS.c.at, ATTEMPTS.c.cleared).where(
-                ATTEMPTS.c.scope == scope, ATTEMPTS.c.at > oldest
+
+    def count() -> int:
+        unit = unit_of_work.Plain(db.engine.connect)
+        try:
+            _serialise(unit)
+            # The time once the lock is held: taken before, a try that waited for the lock
+            # would be older than the one recorded just before it, and would wait for it.
+            now = utcnow()
+            oldest = now - max(own_window, shared_window)
+            connection = unit.connection()
+            rows = connection.execute(
+                select(ATTEMPTS.c.remote, ATTEMPTS.c.at, ATTEMPTS.c.cleared).where(
+                    ATTEMPTS.c.scope == scope, ATTEMPTS.c.at > oldest
+                )
+            ).all()
+            mine = [
+                row.at
+                for row in rows
+                if row.remote == remote and not row.cleared and row.at > now - own_window
+            ]
+            if len(mine) >= config["LOGIN_ATTEMPTS"]:
+                wait = min(mine) + own_window - now
+                _retry_after(max(60, math.ceil(wait.total_seconds())))
+                raise TooManyAttemptsError(max(1, math.ceil(wait.total_seconds() / 60)))
+            everyone = [row.at for row in rows if row.at > now - shared_window]
+            delay = installation_delay(len(everyone))
+            if delay:
+                free_at = max(everyone) + timedelta(seconds=delay)
+                if free_at > now:
+                    seconds = max(1, math.ceil((free_at - now).total_seconds()))
+                    _retry_after(seconds)
+                    raise AttemptsDelayedError(scope, seconds)
+            old = _lock_in_order(
+                connection, and_(ATTEMPTS.c.scope == scope, ATTEMPTS.c.at <= oldest)
             )
-        ).all()
-        mine = [
-            row.at
-            for row in rows
-            if row.remote == remote and not row.cleared and row.at > now - own_window
-        ]
-        if len(mine) >= config["LOGIN_ATTEMPTS"]:
-            wait = min(mine) + own_window - now
-            _retry_after(max(60, math.ceil(wait.total_seconds())))
-            raise TooManyAttemptsError(max(1, math.ceil(wait.total_seconds() / 60)))
-        everyone = [row.at for row in rows if row.at > now - shared_window]
-        delay = installation_delay(len(everyone))
-        if delay:
-            free_at = max(everyone) + timedelta(seconds=delay)
-            if free_at > now:
-                seconds = max(1, math.ceil((free_at - now).total_seconds()))
-                _retry_after(seconds)
-                raise AttemptsDelayedError(scope, seconds)
-        connection.execute(
-            delete(ATTEMPTS).where(ATTEMPTS.c.scope == scope, ATTEMPTS.c.at <= oldest)
-        )
-        tried = connection.execute(
-            insert(ATTEMPTS).values(scope=scope, remote=remote, at=now, cleared=False)
-        ).inserted_primary_key
-        unit.commit()
-    finally:
-        if unit.begun:
-            unit.rollback()
-    assert tried is not None
-    return int(tried[0])
+            if old:
+                connection.execute(delete(ATTEMPTS).where(ATTEMPTS.c.id.in_(old)))
+            tried = connection.execute(
+                insert(ATTEMPTS).values(scope=scope, remote=remote, at=now, cleared=False)
+            ).inserted_primary_key
+            unit.commit()
+        finally:
+            if unit.begun:
+                unit.rollback()
+        assert tried is not None
+        return int(tried[0])
+
+    return retrying(count, rollback=_rolled_back_already)
+
+
+def _rolled_back_already() -> None:
+    """A lost ``Plain`` unit here was rolled back by its own ``finally``."""
+
+
+def _lock_in_order(connection: Connection, condition: ColumnElement[bool]) -> list[int]:
+    """Lock the rows of ``login_attempt`` that ``condition`` selects, in the order of their
+    ids, and return those ids. Every transaction that changes rows of the table takes them
+    so: two of them never each hold a row the other waits for (a deadlock, on PostgreSQL,
+    which ended a tablet's opening with a 500 when two tablets of one address opened their
+    tables at once). SQLite's write lock holds the whole table anyway."""
+    found = connection.execute(
+        select(ATTEMPTS.c.id).where(condition).order_by(ATTEMPTS.c.id).with_for_update()
+    )
+    return list(found.scalars())
 
 
 def succeeded(tried: int, scope: str, *, clear: bool = True) -> None:
     """The try ``tried`` was right: it is no wrong try, and (``clear``) this address's
     earlier wrong tries of ``scope`` no longer count against it. The installation's count
     keeps them: a guest who knows one table's code cannot wipe out their guesses."""
-    unit = unit_of_work.Plain(db.engine.connect)
-    try:
-        if db.engine.dialect.name == "sqlite":
-            sqlite.begin_writing(unit)
-        connection = unit.connection()
-        connection.execute(delete(ATTEMPTS).where(ATTEMPTS.c.id == tried))
-        if clear:
-            connection.execute(
-                update(ATTEMPTS)
-                .where(
-                    ATTEMPTS.c.scope == scope,
-                    ATTEMPTS.c.remote == _remote(),
-                    ATTEMPTS.c.cleared.is_(False),
-                )
-                .values(cleared=True)
+    remote = _remote()
+
+    def clear_tries() -> None:
+        unit = unit_of_work.Plain(db.engine.connect)
+        try:
+            if db.engine.dialect.name == "sqlite":
+                sqlite.begin_writing(unit)
+            connection = unit.connection()
+            earlier = and_(
+                ATTEMPTS.c.scope == scope,
+                ATTEMPTS.c.remote == remote,
+                ATTEMPTS.c.cleared.is_(False),
             )
-        unit.commit()
-    finally:
-        if unit.begun:
-            unit.rollback()
+            locked = _lock_in_order(
+                connection,
+                or_(ATTEMPTS.c.id == tried, earlier) if clear else ATTEMPTS.c.id == tried,
+            )
+            connection.execute(delete(ATTEMPTS).where(ATTEMPTS.c.id == tried))
+            others = [i for i in locked if i != tried]
+            if others:
+                connection.execute(
+                    update(ATTEMPTS).where(ATTEMPTS.c.id.in_(others)).values(cleared=True)
+                )
+            unit.commit()
+        finally:
+            if unit.begun:
+                unit.rollback()
+
+    retrying(clear_tries, rollback=_rolled_back_already)
 
 
 def _retry_after(seconds: int) -> None:
