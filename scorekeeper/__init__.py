@@ -16,7 +16,7 @@ from werkzeug.http import parse_accept_header
 
 from scorekeeper.db.extensions import babel, csrf, db, migrate
 from scorekeeper.db.schema import MIGRATIONS, upgrade_schema
-from scorekeeper.web import access, addresses, hosts, security
+from scorekeeper.web import access, addresses, bodies, hosts, security
 
 LANGUAGES = ("de", "en")
 #: The languages as Babel reads them, parsed once: every answer looks its language up.
@@ -73,8 +73,10 @@ def create_app(
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_SECURE=False,
-        # Uploads (an archive, a backup) and API bodies: far more than years of evenings.
+        # Uploads (an archive, a backup): far more than years of evenings. Every other
+        # request's body is at most BODY_MAX_BYTES (scorekeeper.web.bodies).
         MAX_CONTENT_LENGTH=100 * 1024 * 1024,
+        BODY_MAX_BYTES=bodies.BODY_MAX_BYTES,
     )
     app.config.from_pyfile("config.py", silent=True)
     app.config.from_prefixed_env("SCOREKEEPER")
@@ -93,6 +95,7 @@ def create_app(
     register_extensions(app)
     security.register(app)
     addresses.register(app)
+    bodies.register(app)
     register_blueprints(app)
     hosts.register(app)  # after the others: its check is put before all of theirs
     register_filters(app)

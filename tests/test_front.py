@@ -15,13 +15,22 @@ from flask import Flask
 
 from scorekeeper.server import front
 
-LIMIT = 100 * 1024 * 1024
+LIMIT = 64 * 1024
+UPLOADS = 100 * 1024 * 1024
 
 
 def test_the_configuration_is_one_nginx_accepts(tmp_path: Path) -> None:
-    config = front.write(tmp_path, "0.0.0.0", 5000, 60, LIMIT)
+    config = front.write(
+        tmp_path, "0.0.0.0", 5000, 60, LIMIT, uploads=["/import"], upload_max=UPLOADS
+    )
     text = config.read_text()
-    assert "client_max_body_size 104857600;" in text
+    assert "    client_max_body_size 65536;" in text
+    upload = text[text.index("location = /import {") :]
+    upload = upload[: upload.index("}")]
+    assert "client_max_body_size 104857600;" in upload
+    assert "error_page 413 =413 /_front/413-upload.$front_lang.$front_kind;" in upload
+    assert "error_page 502 =502 /_front/502.$front_lang.$front_kind;" in upload
+    assert "proxy_set_header X-Front-Host $host;" in upload
     assert "proxy_request_buffering on;" in text
     assert "listen 0.0.0.0:5000 default_server;" in text
     assert "proxy_read_timeout 65s;" in text
@@ -63,9 +72,17 @@ def test_a_socket_path_too_long_goes_to_a_private_folder(tmp_path: Path) -> None
 
 
 def test_its_own_errors_speak_as_the_app_does(tmp_path: Path) -> None:
-    config = front.write(tmp_path, "127.0.0.1", 5001, 60, LIMIT)
+    config = front.write(tmp_path, "127.0.0.1", 5001, 60, LIMIT, upload_max=UPLOADS)
     errors = config.parent / "errors"
-    german = json.loads((errors / "413.de.json").read_text())
+    small = json.loads((errors / "413.en.json").read_text())
+    assert small == {
+        "errors": {
+            "body": [
+                "This request is too large: at most 64 KB can be sent here. Nothing was saved."
+            ]
+        }
+    }
+    german = json.loads((errors / "413-upload.de.json").read_text())
     assert german == {
         "errors": {
             "body": [
@@ -76,7 +93,7 @@ def test_its_own_errors_speak_as_the_app_does(tmp_path: Path) -> None:
     }
     english = json.loads((errors / "504.en.json").read_text())
     assert list(english["errors"]) == ["server"]
-    page = (errors / "413.en.html").read_text()
+    page = (errors / "413-upload.en.html").read_text()
     assert "at most 100 MB can be sent" in page
     assert "Höchstens 100 MB" in page
     for status in (400, 408, 413, 502, 504):

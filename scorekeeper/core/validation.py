@@ -21,6 +21,7 @@ from scorekeeper.core.rules.base import (
     msg,
 )
 from scorekeeper.core.rules.options import parse_options
+from scorekeeper.core.rules.parsing import reject_unknown
 from scorekeeper.core.rules.variant import Variant
 
 #: The longest player name (evenings, seatings, tournament entrants): a name tile on the
@@ -202,13 +203,6 @@ def read_date(raw: Mapping[str, object], errors: ErrorCollector) -> date | None:
             pass
     errors.add("date", msg("Write the date as year-month-day, such as 2026-11-21."))
     return None
-
-
-def reject_unknown(raw: Mapping[str, object], known: set[str], errors: ErrorCollector) -> None:
-    """Name every key that is not understood, so typos do not pass silently."""
-    for key in raw:
-        if key not in known:
-            errors.add(key, msg("Unknown field {key}.", key=key))
 
 
 def parse_evening(raw: object) -> EveningSettings:

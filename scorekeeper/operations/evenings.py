@@ -14,6 +14,7 @@ from scorekeeper.core.rules.base import (
     msg,
 )
 from scorekeeper.core.rules.options import parse_options
+from scorekeeper.core.rules.parsing import reject_unknown
 from scorekeeper.core.validation import (
     name_key,
     parse_evening,
@@ -21,7 +22,6 @@ from scorekeeper.core.validation import (
     read_member,
     read_players,
     read_text,
-    reject_unknown,
 )
 from scorekeeper.db.extensions import db
 from scorekeeper.db.models import (

@@ -20,7 +20,8 @@ from scorekeeper.core.rules.base import (
     ScorekeeperError,
     msg,
 )
-from scorekeeper.core.validation import REFUSED_NAMES, name_key, name_problem, reject_unknown
+from scorekeeper.core.rules.parsing import reject_unknown
+from scorekeeper.core.validation import REFUSED_NAMES, name_key, name_problem
 from scorekeeper.db.extensions import db
 from scorekeeper.db.models import (
     Evening,

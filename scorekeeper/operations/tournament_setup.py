@@ -18,7 +18,7 @@ from werkzeug.security import generate_password_hash
 from scorekeeper.core.rules import get_variant
 from scorekeeper.core.rules.base import ErrorCollector, InvalidSettingsError, ScorekeeperError, msg
 from scorekeeper.core.rules.options import parse_options
-from scorekeeper.core.rules.parsing import read_int
+from scorekeeper.core.rules.parsing import read_int, reject_unknown
 from scorekeeper.core.rules.variant import Variant
 from scorekeeper.core.standings import SCORINGS
 from scorekeeper.core.validation import (
@@ -30,7 +30,6 @@ from scorekeeper.core.validation import (
     name_problem,
     read_date,
     read_text,
-    reject_unknown,
 )
 from scorekeeper.db.extensions import db
 from scorekeeper.db.tournament_models import Entrant, Tournament, TournamentEvent

@@ -58,14 +58,24 @@ def front_config(
     processor time on 2 cores, paid at every start and by every real-server test).
     """
     from scorekeeper.server import front
+    from scorekeeper.web import bodies
 
     app = current_app
     if migrate:
         upgrade_schema(app._get_current_object())  # type: ignore[attr-defined]
         click.echo("The database schema is up to date.", err=True)
-    limit = int(app.config["MAX_CONTENT_LENGTH"] or 0)
     routes = [(rule.rule, rule.methods or ()) for rule in app.url_map.iter_rules()]
-    path = front.write(Path(app.instance_path), host, port, timeout, limit, routes, print_timeout)
+    path = front.write(
+        Path(app.instance_path),
+        host,
+        port,
+        timeout,
+        int(app.config["BODY_MAX_BYTES"]),
+        routes,
+        print_timeout,
+        uploads=bodies.upload_rules(app),
+        upload_max=int(app.config["MAX_CONTENT_LENGTH"] or 0),
+    )
     click.echo(str(path))
 
 

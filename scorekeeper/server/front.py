@@ -64,9 +64,9 @@ ERRORS: dict[int, tuple[str, str, str, str]] = {
     413: (
         "Content Too Large",
         "body",
-        "This file is too large: at most {mb} MB can be sent. Nothing was saved.",
-        "Diese Datei ist zu gross: Höchstens {mb} MB können gesendet werden. Es wurde "
-        "nichts gespeichert.",
+        "This request is too large: at most {kb} KB can be sent here. Nothing was saved.",
+        "Diese Anfrage ist zu gross: Höchstens {kb} KB können hier gesendet werden. Es "
+        "wurde nichts gespeichert.",
     ),
     405: (
         "Method Not Allowed",
@@ -93,6 +93,13 @@ ERRORS: dict[int, tuple[str, str, str, str]] = {
 }
 #: nginx answers these with the page of the status given (494: headers too large).
 ALIASES = {494: 400, 503: 502}
+#: The 413 of an address that takes a file (``web.bodies.takes_upload``): its own page.
+UPLOAD_TOO_LARGE = (
+    "body",
+    "This file is too large: at most {mb} MB can be sent. Nothing was saved.",
+    "Diese Datei ist zu gross: Höchstens {mb} MB können gesendet werden. Es wurde nichts "
+    "gespeichert.",
+)
 
 PAGE = """<!doctype html>
 <html lang="de"><head><meta charset="utf-8">
@@ -138,6 +145,8 @@ http {{
     tcp_nodelay on;
 
     # Whole requests only: headers and body are read here before a worker sees them.
+    # A body is a hand's or a setting's (scorekeeper.web.bodies); the uploads' addresses
+    # below take a file.
     client_max_body_size {body_max};
     client_body_buffer_size 1m;
     client_header_timeout {client}s;
@@ -193,6 +202,8 @@ http {{
             proxy_pass http://scorekeeper;
 {proxy}
         }}
+
+{uploads}
 
         location ~ \\.pdf$ {{
             proxy_pass http://printouts;
@@ -252,17 +263,41 @@ def listen_address(host: str, port: int) -> tuple[str, str]:
     return f"{host}:{port}", ""
 
 
-def error_files(folder: Path, body_max: int) -> None:
-    """The front's error answers, one file per status, language and kind."""
+def error_files(folder: Path, body_max: int, upload_max: int) -> None:
+    """The front's error answers, one file per status, language and kind; the 413 of an
+    upload's address as ``413-upload``."""
     folder.mkdir(parents=True, exist_ok=True)
-    mb = body_max // (1024 * 1024)
-    for status, (_, field, english, german) in ERRORS.items():
-        en, de = english.format(mb=mb), german.format(mb=mb)
+    sizes = {"kb": body_max // 1024, "mb": upload_max // (1024 * 1024)}
+    answers: list[tuple[str, int, str, str, str]] = [
+        (str(status), status, field, english, german)
+        for status, (_, field, english, german) in ERRORS.items()
+    ]
+    answers.append(("413-upload", 413, *UPLOAD_TOO_LARGE))
+    for name, status, field, english, german in answers:
+        en, de = english.format(**sizes), german.format(**sizes)
         for lang, message in (("en", en), ("de", de)):
             body = json.dumps({"errors": {field: [message]}}, ensure_ascii=False)
-            (folder / f"{status}.{lang}.json").write_text(body + "\n", encoding="utf-8")
+            (folder / f"{name}.{lang}.json").write_text(body + "\n", encoding="utf-8")
             page = PAGE.format(status=status, de=html.escape(de), en=html.escape(en))
-            (folder / f"{status}.{lang}.html").write_text(page, encoding="utf-8")
+            (folder / f"{name}.{lang}.html").write_text(page, encoding="utf-8")
+
+
+def upload_locations(uploads: Iterable[str], upload_max: int, proxy: str, pages: str) -> str:
+    """A location for each address that takes a file, with the upload's body limit and
+    its 413 (nginx inherits no ``error_page`` into a location that sets one, so each
+    names them all)."""
+    own = pages.replace("/_front/413.", "/_front/413-upload.")
+    blocks = []
+    for path in sorted(set(uploads)):
+        blocks.append(
+            f"        location = {path} {{\n"
+            f"            client_max_body_size {upload_max};\n"
+            f"{own}"
+            f"            proxy_pass http://scorekeeper;\n"
+            f"{proxy}\n"
+            f"        }}\n"
+        )
+    return "\n".join(blocks)
 
 
 def allow_map(routes: Iterable[tuple[str, Iterable[str]]]) -> str:
@@ -295,11 +330,15 @@ def write(
     body_max: int,
     routes: Iterable[tuple[str, Iterable[str]]] = (),
     print_timeout: int | None = None,
+    *,
+    uploads: Iterable[str] = (),
+    upload_max: int | None = None,
 ) -> Path:
     """Write the front's configuration and error pages for the server on ``host:port``
     whose workers time out after ``timeout`` seconds (the printouts' after
     ``print_timeout``, by default the same) and serve ``routes`` (rules and methods, for
-    the ``Allow`` of the front's own 405); returns the configuration file.
+    the ``Allow`` of the front's own 405); returns the configuration file. A body may be
+    ``body_max`` bytes, at the addresses in ``uploads`` ``upload_max`` (``web.bodies``).
     The workers' socket path is written beside it, in ``socket``, and the printouts'
     workers' in ``print-socket``."""
     run = run_folder(instance, port)
@@ -307,7 +346,8 @@ def write(
     os.chmod(run, 0o700)  # the socket trusts whoever reaches it (TrustedFront)
     for name in ("body", "proxy", "fastcgi", "uwsgi", "scgi"):
         (run / name).mkdir(exist_ok=True)
-    error_files(run / "errors", body_max)
+    upload_max = upload_max or body_max
+    error_files(run / "errors", body_max, upload_max)
     sock = socket_path(run)
     print_sock = socket_path(run, "print")
     listen, ipv6only = listen_address(host, port)
@@ -336,6 +376,12 @@ def write(
         ),
         error_pages="\n".join(pages) + "\n",
         allow=allow_map(routes),
+        uploads=upload_locations(
+            uploads,
+            upload_max,
+            PROXY.format(connect=timeout, upstream=timeout + 5),
+            "\n".join("    " + page for page in pages) + "\n",
+        ),
     )
     path = run / "nginx.conf"
     path.write_text(config, encoding="utf-8")

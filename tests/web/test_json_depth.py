@@ -17,6 +17,15 @@ from flask.testing import FlaskClient
 from scorekeeper.web.json_limits import MAX_DEPTH
 from tests.web.tournament_support import create_tournament, ok
 
+
+@pytest.fixture
+def app(make_app: Callable[..., Flask]) -> Flask:
+    """The app with every address taking a body as large as an upload: the checks here are
+    the ones behind the body limit, which refuses most of these bodies first
+    (``test_bodies.py``; docs/limits.md "Bodies")."""
+    return make_app(WTF_CSRF_ENABLED=False, BODY_MAX_BYTES=100 * 1024 * 1024)
+
+
 Snapshot = Callable[[], dict[str, list[tuple[Any, ...]]]]
 EN = {"Accept-Language": "en"}
 DE = {"Accept-Language": "de"}

@@ -43,6 +43,16 @@ from tests.web.tournament_support import (
 )
 
 Snapshot = Callable[[], dict[str, list[tuple[Any, ...]]]]
+
+
+@pytest.fixture
+def app(make_app: Callable[..., Flask]) -> Flask:
+    """The app with every address taking a body as large as an upload: the checks here are
+    the ones behind the body limit, which refuses most of these bodies first
+    (``test_bodies.py``; docs/limits.md "Bodies")."""
+    return make_app(WTF_CSRF_ENABLED=False, BODY_MAX_BYTES=100 * 1024 * 1024)
+
+
 EN = {"Accept-Language": "en"}
 DE = {"Accept-Language": "de"}
 BID = {"contract": "einfach", "bidder": "Anna", "won": True}

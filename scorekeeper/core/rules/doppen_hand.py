@@ -307,9 +307,7 @@ def _read_object(
     if not isinstance(value, Mapping):
         errors.add(key, msg("Send this as an object with the keys {keys}.", keys=", ".join(keys)))
         return None
-    for name in value:
-        if name not in keys:
-            errors.add(f"{key}.{name}", msg("Unknown field {key}.", key=f"{key}.{name}"))
+    reject_unknown(value, set(keys), errors, prefix=f"{key}.")
     return value
 
 
@@ -390,9 +388,7 @@ def _read_penalties(
                 msg("Send the penalties as a list, such as {example}.", example=_PENALTY_EXAMPLE),
             )
             continue
-        for name in item:
-            if name not in PENALTY_KEYS:
-                errors.add(f"{field}.{name}", msg("Unknown field {key}.", key=f"{field}.{name}"))
+        reject_unknown(item, set(PENALTY_KEYS), errors, prefix=f"{field}.")
         player = _read_seated(item.get("player"), f"{field}.player", table, errors, required=True)
         kind = read_choice(
             item,

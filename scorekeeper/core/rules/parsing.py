@@ -102,11 +102,35 @@ def read_choice(
     return None
 
 
-def reject_unknown(raw: Mapping[str, object], known: set[str], errors: ErrorCollector) -> None:
-    """Name every key the variant does not understand, so typos do not pass silently."""
-    for key in raw:
-        if key not in known:
-            errors.add(key, msg("Unknown field {key}.", key=key))
+#: Unknown keys named one by one; the rest are counted in one message.
+MOST_UNKNOWN_NAMED = 10
+#: A key is named with at most this many characters.
+LONGEST_KEY_NAMED = 100
+
+
+def reject_unknown(
+    raw: Mapping[str, object],
+    known: set[str] | frozenset[str],
+    errors: ErrorCollector,
+    prefix: str = "",
+) -> None:
+    """Name the keys that are not understood, so typos do not pass silently: the first
+    ``MOST_UNKNOWN_NAMED`` each at its field (``prefix`` + key, cut to
+    ``LONGEST_KEY_NAMED`` characters), the rest only counted, in one message at the
+    object's own field (``body`` at the top), so a body of 300,000 made-up keys is answered
+    with eleven messages rather than an error per key (docs/limits.md)."""
+    unknown = (key for key in raw if key not in known)
+    named = list(islice(unknown, MOST_UNKNOWN_NAMED))
+    for key in named:
+        shown = prefix + (
+            key if len(key) <= LONGEST_KEY_NAMED else key[: LONGEST_KEY_NAMED - 1] + "…"
+        )
+        errors.add(shown, msg("Unknown field {key}.", key=shown))
+    more = sum(1 for _ in unknown)
+    if more:
+        errors.add(
+            prefix.rstrip(".") or "body", msg("And {more:,} more unknown fields.", more=more)
+        )
 
 
 def read_points_per_player(

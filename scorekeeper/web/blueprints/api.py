@@ -21,6 +21,7 @@ from scorekeeper.operations.club_statistics import evening_highlights
 from scorekeeper.web import access, json_shapes
 from scorekeeper.web.blueprints import exports
 from scorekeeper.web.blueprints.installation import refuse_others
+from scorekeeper.web.bodies import takes_upload
 from scorekeeper.web.club_json import highlights_json
 from scorekeeper.web.openapi import spec
 from scorekeeper.web.tournament_tables import correction_reason, note_correction
@@ -379,6 +380,7 @@ def export(evening_id: int) -> Response:
 
 
 @bp.post("/evenings/import")
+@takes_upload
 def import_archive() -> Response:
     """Store an archive (the body) as a new evening."""
     raw = body()

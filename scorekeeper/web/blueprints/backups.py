@@ -32,6 +32,7 @@ from scorekeeper.db.models import Evening
 from scorekeeper.operations import installation_backups
 from scorekeeper.web import json_limits
 from scorekeeper.web.blueprints.installation import for_the_installation
+from scorekeeper.web.bodies import takes_upload
 from scorekeeper.web.json_shapes import text
 from scorekeeper.web.writing import Answered, Written, write
 
@@ -85,6 +86,7 @@ def restore_form() -> str:
 
 
 @bp.post("/restore")
+@takes_upload
 def restore() -> Response | tuple[str, int]:
     """Import the evenings of an uploaded backup that are not here yet, or say why not."""
     upload = request.files.get("backup")

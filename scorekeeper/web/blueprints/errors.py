@@ -255,11 +255,18 @@ def expired(_error: CSRFError) -> Response | tuple[str, int]:
 
 
 def too_large(_error: RequestEntityTooLarge) -> Response:
-    """An upload over the size limit: 413."""
-    limit = (current_app.config["MAX_CONTENT_LENGTH"] or 0) // (1024 * 1024)
-    message = gettext(
-        "This file is too large: at most %(mb)s MB can be sent. Nothing was saved.", mb=limit
-    )
+    """A body over its address's limit (``web.bodies``): 413, with the limit in words."""
+    limit = request.max_content_length or current_app.config["MAX_CONTENT_LENGTH"] or 0
+    if limit >= 1024 * 1024:
+        message = gettext(
+            "This file is too large: at most %(mb)s MB can be sent. Nothing was saved.",
+            mb=limit // (1024 * 1024),
+        )
+    else:
+        message = gettext(
+            "This request is too large: at most %(kb)s KB can be sent here. Nothing was saved.",
+            kb=limit // 1024,
+        )
     return refuse(413, "body", message)
 
 

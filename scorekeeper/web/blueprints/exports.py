@@ -26,6 +26,7 @@ from scorekeeper.db.models import Evening
 from scorekeeper.operations import carried_pots, evening_archives, payments_ticked, table_groups
 from scorekeeper.operations.club_statistics import evening_highlights
 from scorekeeper.web import csv_exports, json_limits
+from scorekeeper.web.bodies import takes_upload
 from scorekeeper.web.hand_forms import hand_form
 from scorekeeper.web.json_shapes import text
 from scorekeeper.web.pdf import render_pdf
@@ -213,6 +214,7 @@ def import_form() -> str:
 
 
 @bp.post("/import")
+@takes_upload
 def import_upload() -> BaseResponse | tuple[str, int]:
     """Store an uploaded archive as a new evening, or say why the file is refused."""
     upload = request.files.get("archive")

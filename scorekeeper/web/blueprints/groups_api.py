@@ -13,8 +13,9 @@ from flask_babel import gettext
 
 from scorekeeper import operations
 from scorekeeper.core.rules.base import ErrorCollector, InvalidSettingsError, Message, msg
+from scorekeeper.core.rules.parsing import reject_unknown
 from scorekeeper.core.statistics import compare, player_statistics, season_table
-from scorekeeper.core.validation import read_chosen, reject_unknown
+from scorekeeper.core.validation import read_chosen
 from scorekeeper.db.models import Evening, Member, TableGroup
 from scorekeeper.operations import carried_pots, club_statistics, table_groups
 from scorekeeper.operations.club_statistics import Season, person_key
