@@ -31,7 +31,13 @@ from scorekeeper.core.rules.base import (
 from scorekeeper.core.rules.options import to_fraction
 from scorekeeper.db.extensions import db
 from scorekeeper.db.models import CarriedPot, Evening, EveningRevision, GroupEvening
-from scorekeeper.operations.errors import StaleVersionError, ensure_open
+from scorekeeper.operations.errors import (
+    NO_POT_FOR_TABLES,
+    StaleVersionError,
+    ensure_open,
+    is_tournament_table,
+    refuse_tournament_table,
+)
 from scorekeeper.operations.evening_revisions import add_revision
 from scorekeeper.operations.snapshots import current_view
 from scorekeeper.operations.views import EveningView, checked_view, get_evening, lock_evening, view
@@ -168,6 +174,8 @@ def carry_into(later: Evening, earlier_id: int, *, source: str) -> CarriedPot:
         raise _refuse(msg("There is no evening {n}.", n=earlier_id))
     if earlier.id == later.id:
         raise _refuse(msg("An evening cannot take over its own pot."))
+    refuse_tournament_table(later, NO_POT_FOR_TABLES)
+    refuse_tournament_table(earlier, NO_POT_FOR_TABLES)
     lock_evening(earlier)
     lock_evening(later)
     ensure_open(later)
@@ -209,6 +217,8 @@ def mismatch(earlier: Evening, later: Evening) -> Message | None:
     not: another group, game or unit value, a rule that does not carry the pot on, or a
     link that would go round in a circle. Importing an archive links by this too."""
     day = written(earlier)
+    if is_tournament_table(earlier.id) or is_tournament_table(later.id):
+        return NO_POT_FOR_TABLES
     group = db.session.get(GroupEvening, earlier.id)
     if group is None:
         return msg("The evening of {day} belongs to no table group.", day=day)
@@ -273,7 +283,10 @@ def remove_link(later: Evening, *, source: str) -> None:
         return
     if link.from_evening_id != earlier_id:
         raise StaleVersionError(later.version)  # linked anew meanwhile: read it again
-    ensure_open(later)
+    if not is_tournament_table(later.id):
+        # A tournament table took no pot in by right: taking it out repairs the table even
+        # after its round closed it.
+        ensure_open(later)
     db.session.delete(link)
     db.session.flush()
     _refresh(earlier, later)

@@ -4,12 +4,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from sqlalchemy import select
+
 from scorekeeper.core.rules.base import (
+    Message,
     ScorekeeperError,
+    msg,
 )
+from scorekeeper.db.extensions import db
 from scorekeeper.db.models import (
     Evening,
 )
+from scorekeeper.db.tournament_models import TournamentTable
 
 if TYPE_CHECKING:  # facts.py imports this module
     from scorekeeper.operations.facts import EveningFacts
@@ -42,6 +48,41 @@ class NotFoundError(ScorekeeperError):
 
 class AlreadyVoidError(ScorekeeperError):
     """The hand is voided already."""
+
+
+class TournamentTableError(ScorekeeperError):
+    """A tournament table's evening was to join a table group, or to take or pass on a
+    pot: its money is the tournament's alone, for anybody (docs/club.md "Tournament
+    tables"). Taking it out of a group or a pot link is always allowed: that repairs an
+    installation where it happened before this was refused."""
+
+    def __init__(self, message: Message) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+def is_tournament_table(evening_id: int) -> bool:
+    """Whether ``evening_id`` is a tournament table's evening."""
+    found = select(TournamentTable.id).where(TournamentTable.evening_id == evening_id)
+    return db.session.scalars(found).first() is not None
+
+
+def refuse_tournament_table(evening: Evening, message: Message) -> None:
+    """Raise ``TournamentTableError`` with ``message`` if ``evening`` is a table's."""
+    if is_tournament_table(evening.id):
+        raise TournamentTableError(message)
+
+
+#: Why a tournament table's evening joins no group.
+NO_GROUP_FOR_TABLES = msg(
+    "This evening is a table of a tournament: it cannot join a table group. Its players and "
+    "money belong to the tournament."
+)
+#: Why a tournament table's evening takes and passes on no pot.
+NO_POT_FOR_TABLES = msg(
+    "A tournament table's evening neither takes over a pot nor passes one on: its money "
+    "belongs to the tournament."
+)
 
 
 class EveningClosedError(ScorekeeperError):

@@ -33,6 +33,7 @@ from scorekeeper.db.models import (
     Seating,
     TableGroup,
 )
+from scorekeeper.operations.errors import NO_GROUP_FOR_TABLES, refuse_tournament_table
 
 #: Groups an installation keeps: a club meets weekly for years, a few groups each.
 MAX_GROUPS = 200
@@ -129,6 +130,8 @@ def evenings_of(group: TableGroup) -> list[Evening]:
 def put_in_group(evening: Evening, group: TableGroup | None) -> None:
     """Make ``evening`` one of ``group``'s (None: of no group); everyone who sat at it
     becomes a member, or is the member their name already stands for."""
+    if group is not None:
+        refuse_tournament_table(evening, NO_GROUP_FOR_TABLES)
     link = db.session.get(GroupEvening, evening.id)
     moved = link is None or group is None or link.group_id != group.id
     carried = evening.carried is not None and evening.carried.from_evening_id is not None

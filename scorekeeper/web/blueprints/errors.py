@@ -37,6 +37,7 @@ from scorekeeper.operations import (
     NotFoundError,
     StaleVersionError,
 )
+from scorekeeper.operations.errors import TournamentTableError
 from scorekeeper.operations.tournament_rounds import RoundStateError
 from scorekeeper.operations.tournament_setup import FrozenError
 from scorekeeper.web import json_shapes
@@ -183,6 +184,11 @@ def closed(error: EveningClosedError) -> BaseResponse:
     return redirect(url_for("evenings.show", evening_id=error.evening_id), 303)
 
 
+def tournament_table(error: TournamentTableError) -> Response:
+    """A tournament table's evening asked to join a group or to carry a pot: 409."""
+    return refuse(409, "evening", json_shapes.text(error.message))
+
+
 def already_void(error: AlreadyVoidError) -> Response:
     """A hand voided twice: 409."""
     return json_error(409, "number", gettext("Hand %(n)s is voided already.", n=error.args[0]))
@@ -302,6 +308,7 @@ HANDLERS: tuple[tuple[type[Exception], Callable[[Any], Any]], ...] = (
     (BadJSONError, bad_json),
     (NotFoundError, no_hand),
     (EveningClosedError, closed),
+    (TournamentTableError, tournament_table),
     (AlreadyVoidError, already_void),
     (AccessDeniedError, denied),
     (TooManyAttemptsError, too_many),

@@ -32,6 +32,7 @@ from scorekeeper.core.statistics import compare, player_statistics, season_table
 from scorekeeper.core.validation import name_key
 from scorekeeper.db.extensions import db
 from scorekeeper.db.models import Evening, GroupEvening, Member, TableGroup
+from scorekeeper.db.tournament_models import TournamentTable
 from scorekeeper.operations import carried_pots, club_statistics, table_groups
 from scorekeeper.operations.club_statistics import Filters, Season, person_key, year_of
 from scorekeeper.web import club_forms, club_pages
@@ -125,12 +126,13 @@ def create() -> Response | tuple[str, int]:
 
 
 def free_evenings() -> list[Evening]:
-    """Recent evenings of no group."""
+    """Recent evenings of no group, tournament tables left out (they join none)."""
     grouped = select(GroupEvening.evening_id)
+    tables = select(TournamentTable.evening_id)
     return list(
         db.session.scalars(
             select(Evening)
-            .where(Evening.id.not_in(grouped))
+            .where(Evening.id.not_in(grouped), Evening.id.not_in(tables))
             .order_by(Evening.id.desc())
             .limit(OFFERED_EVENINGS)
         )

@@ -14,6 +14,7 @@ from scorekeeper.core.rules.base import msg
 from scorekeeper.db.extensions import db
 from scorekeeper.db.tournament_models import Round, TournamentTable
 from scorekeeper.web import access
+from scorekeeper.web.blueprints.installation import MANAGED
 from scorekeeper.web.tournament_tables import table_for_evening
 
 #: What the device bound to a table may do there: play, correct, read its own sheet.
@@ -119,6 +120,11 @@ def check_request() -> None:
     if any(isinstance(v, int) and v > MAX_ID for v in args.values()):
         abort(404)
     check_origin()
+    if request.blueprint in MANAGED:
+        # The manager's own pages decide (``installation.refuse_others``), a tournament
+        # table's evening included: only they may take it out of a group or a pot link.
+        check_pin()
+        return
     if "evening_id" in args:
         table = table_for_evening(int(args["evening_id"]))
         if table is not None:
@@ -135,6 +141,11 @@ def check_request() -> None:
                 login=url_for("tournaments.login_form", tournament_id=tournament_id),
             )
         return
+    check_pin()
+
+
+def check_pin() -> None:
+    """Ask for the installation's PIN (401) unless it was given, or none is set."""
     if not access.pin_unlocked():
         raise access.AccessDeniedError(
             msg("Enter this installation's PIN first."),
