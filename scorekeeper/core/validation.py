@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 
+from scorekeeper.core.names import clean_text, fold, invisible_problem, normal
 from scorekeeper.core.rules import get_variant
 from scorekeeper.core.rules.base import (
     CARRIED,
@@ -69,8 +70,10 @@ class EveningSettings:
 
 
 def name_key(name: str) -> str:
-    """How names are compared: case and surrounding spaces ignored."""
-    return name.strip().casefold()
+    """How names are compared: their folded form, so that names that look alike (case,
+    spaces, invisible characters, look-alike letters of other scripts) are one name
+    (``names.fold``; docs/limits.md "Names that look alike")."""
+    return fold(name)
 
 
 def text_problem(value: str, limit: int) -> Message | None:
@@ -101,7 +104,7 @@ def name_problem(name: str, limit: int = NAME_LENGTH) -> Message | None:
     """
     if len(name) > limit or len(name_key(name)) > NAME_COLUMN:
         return msg("Names can be at most {n} characters long.", n=limit)
-    return text_problem(name, limit)
+    return text_problem(name, limit) or invisible_problem(name)
 
 
 def read_players(
@@ -130,17 +133,17 @@ def read_players(
     if not all(isinstance(v, str) for v in value):
         errors.add(field, msg("List the players' names in playing order."))
         return ()
-    names = tuple(v.strip() for v in value)
+    names = tuple(normal(v) for v in value)
     known = {name_key(s) for s in seated}
-    seen: set[str] = set()
+    seen: dict[str, str] = {}
     for name in names:
         limit = NAME_COLUMN if name_key(name) in known else NAME_LENGTH
         if not name:
             errors.add(field, msg("A player's name is empty."))
         elif (problem := name_problem(name, limit)) is not None:
             errors.add(field, problem)
-        elif name_key(name) in seen:
-            errors.add(field, msg("{name} is listed twice.", name=name))
+        elif (other := seen.get(name_key(name))) is not None:
+            errors.add(field, twice(name, other))
         elif name_key(name) in REFUSED_NAMES and name_key(name) not in known:
             errors.add(
                 field,
@@ -149,11 +152,24 @@ def read_players(
                     name=name,
                 ),
             )
-        seen.add(name_key(name))
+        seen.setdefault(name_key(name), name)
     problem = variant.player_count_problem(len(names))
     if problem is not None:
         errors.add(field, problem)
     return names
+
+
+def twice(name: str, other: str) -> Message:
+    """Why ``name`` cannot sit beside ``other`` (already listed): the same name, or one
+    that looks the same, named as it was written first."""
+    if name.casefold() == other.casefold():
+        return msg("{name} is listed twice.", name=name)
+    return msg(
+        "{name} looks the same as {other}, listed already; write the names so that they "
+        "can be told apart.",
+        name=name,
+        other=other,
+    )
 
 
 def read_member(
@@ -179,7 +195,8 @@ def read_member(
 
 
 def read_text(raw: Mapping[str, object], key: str, errors: ErrorCollector) -> str:
-    """An optional short text."""
+    """An optional short text (a title, a place, a club), composed and without invisible
+    characters (``names.clean_text``); a NUL character is refused in words."""
     value = raw.get(key)
     if value is None:
         return ""
@@ -188,7 +205,8 @@ def read_text(raw: Mapping[str, object], key: str, errors: ErrorCollector) -> st
         return ""
     if (problem := text_problem(value.strip(), TEXT_LENGTH)) is not None:
         errors.add(key, problem)
-    return value.strip()
+        return value.strip()
+    return clean_text(value)
 
 
 def read_date(raw: Mapping[str, object], errors: ErrorCollector) -> date | None:

@@ -18,9 +18,10 @@ from sqlalchemy import (
     UniqueConstraint,
     false,
 )
-from sqlalchemy.orm import Mapped, mapped_column, relationship
+from sqlalchemy.orm import Mapped, mapped_column, relationship, validates
 from sqlalchemy.types import DateTime, TypeDecorator
 
+from scorekeeper.core.names import fold
 from scorekeeper.db.extensions import db
 
 
@@ -86,17 +87,28 @@ class Member(db.Model):  # type: ignore[name-defined,misc]
     renaming keeps their history and two entries for one person can be merged."""
 
     __tablename__ = "member"
+    #: One member per name in a group, names that look alike being one (``names.fold``):
+    #: held by the database, so two renames at once cannot both take a name.
+    __table_args__ = (UniqueConstraint("group_id", "name_key"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     group_id: Mapped[int] = mapped_column(ForeignKey("table_group.id"), nullable=False)
     #: What the group calls them now, on its season table and their page.
     name: Mapped[str] = mapped_column(String(80), nullable=False)
+    #: The name folded for comparison, set with the name (``_fold_name``).
+    name_key: Mapped[str] = mapped_column(String(80), nullable=False)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, nullable=False, default=utcnow)
 
     group: Mapped[TableGroup] = relationship(back_populates="members")
     names: Mapped[list[MemberName]] = relationship(
         back_populates="member", order_by="MemberName.player_id", cascade="all, delete-orphan"
     )
+
+    @validates("name")
+    def _fold_name(self, _key: str, name: str) -> str:
+        """Keep the folded form with every name given."""
+        self.name_key = fold(name)
+        return name
 
 
 class MemberName(db.Model):  # type: ignore[name-defined,misc]

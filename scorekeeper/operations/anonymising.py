@@ -224,7 +224,18 @@ def anonymise_player(player_id: int) -> str:
     player = db.session.get(Player, player_id)
     if player is None:
         raise PlayerNotFoundError(player_id)
-    renaming = Renaming(player.name, guest_name(free_guest_number()))
+    new = guest_name(free_guest_number())
+    rename_player(player, new)
+    return new
+
+
+def rename_player(player: Player, new: str) -> None:
+    """Replace ``player``'s name everywhere by ``new`` (which no player has yet): seatings,
+    hands, settings, kept answers, entrants and members, as anonymising does. Raises
+    ``AnonymiseError`` (nothing changed once the caller rolls back) if any evening's
+    amounts would differ afterwards."""
+    renaming = Renaming(player.name, new)
+    player_id = player.id
     evenings = evenings_of(player_id)
     before = {e.id: plain(renaming.data(outcome(e))) for e in evenings}
     player.name, player.name_key = renaming.new, name_key(renaming.new)
@@ -241,7 +252,6 @@ def anonymise_player(player_id: int) -> str:
             raise AnonymiseError(evening.id) from error
         if after != before[evening.id]:
             raise AnonymiseError(evening.id)
-    return renaming.new
 
 
 def _rename_entrants(renaming: Renaming) -> None:

@@ -7,6 +7,7 @@ from typing import Any
 
 from sqlalchemy import select
 
+from scorekeeper.core.names import clean_text
 from scorekeeper.core.rules import get_variant
 from scorekeeper.core.rules.base import (
     ErrorCollector,
@@ -53,10 +54,13 @@ MAX_SEATINGS = 1000
 
 
 def player_named(name: str) -> Player:
-    """The player of that name, created on first use."""
+    """The player of that name (or of one that looks the same, ``name_key``), created on
+    first use with the name as stored: composed, without invisible characters (a name from
+    an archive written before names were checked so, docs/limits.md "Names that look
+    alike")."""
     player = db.session.scalars(select(Player).where(Player.name_key == name_key(name))).first()
     if player is None:
-        player = Player(name=name.strip(), name_key=name_key(name))
+        player = Player(name=clean_text(name), name_key=name_key(name))
         db.session.add(player)
     return player
 

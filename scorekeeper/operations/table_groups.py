@@ -14,6 +14,7 @@ from collections.abc import Iterable, Mapping
 
 from sqlalchemy import delete, func, select
 
+from scorekeeper.core.names import normal
 from scorekeeper.core.rules.base import (
     ErrorCollector,
     InvalidSettingsError,
@@ -52,11 +53,11 @@ def read_name(raw: object, field: str = "name") -> str:
     value = raw.get(field)
     if not isinstance(value, str) or not value.strip():
         errors.add(field, msg("Enter a name."))
-    elif (problem := name_problem(value.strip())) is not None:
+    elif (problem := name_problem(normal(value))) is not None:
         errors.add(field, problem)
     errors.raise_if_any(InvalidSettingsError)
     assert isinstance(value, str)
-    return value.strip()
+    return normal(value)
 
 
 def all_groups() -> list[TableGroup]:
@@ -81,12 +82,20 @@ def get_member(group: TableGroup, member_id: int) -> Member:
 
 
 def _check_free(name: str, keep: TableGroup | None = None) -> None:
-    """Refuse a group name another group has (case ignored)."""
+    """Refuse a group name another group has, or one that looks the same (``name_key``),
+    naming the group there is."""
     found = db.session.scalars(
         select(TableGroup).where(TableGroup.name_key == name_key(name))
     ).first()
     if found is not None and found is not keep:
-        raise InvalidSettingsError.single("name", msg("A group of this name exists already."))
+        if found.name == name:
+            refusal = msg("A group of this name exists already.")
+        else:
+            refusal = msg(
+                "A group of this name exists already: {other} looks the same.",
+                other=found.name,
+            )
+        raise InvalidSettingsError.single("name", refusal)
 
 
 def create_group(raw: object) -> TableGroup:
@@ -156,16 +165,22 @@ def put_in_group(evening: Evening, group: TableGroup | None) -> None:
 
 
 def ensure_members(group: TableGroup, players: Iterable[Player]) -> None:
-    """A member for each of ``players`` whose name the group does not know yet."""
+    """A member for each of ``players`` whose name the group does not know yet; a name
+    that looks like a member's (``name_key``) is that member's, as a name is one person
+    within a group."""
     known = set(
         db.session.scalars(select(MemberName.player_id).where(MemberName.group_id == group.id))
     )
+    by_key = {m.name_key: m for m in group.members}
     for player in players:
         if player.id in known:
             continue
-        member = Member(group=group, name=player.name)
+        member = by_key.get(name_key(player.name))
+        if member is None:
+            member = Member(group=group, name=player.name)
+            db.session.add(member)
+            by_key[member.name_key] = member
         member.names.append(MemberName(group_id=group.id, player=player))
-        db.session.add(member)
         known.add(player.id)
     db.session.flush()
 

@@ -15,6 +15,7 @@ from typing import Any
 from sqlalchemy import select
 from werkzeug.security import generate_password_hash
 
+from scorekeeper.core.names import normal
 from scorekeeper.core.rules import get_variant
 from scorekeeper.core.rules.base import ErrorCollector, InvalidSettingsError, ScorekeeperError, msg
 from scorekeeper.core.rules.options import parse_options
@@ -350,7 +351,7 @@ def _read_name(body: Mapping[str, object], errors: ErrorCollector, kept: str = "
     if not isinstance(value, str) or not value.strip():
         errors.add("name", msg("A player's name is empty."))
         return ""
-    name = " ".join(value.split())
+    name = normal(" ".join(value.split()))
     if (problem := name_problem(name, NAME_COLUMN if name == kept else NAME_LENGTH)) is not None:
         errors.add("name", problem)
     elif name_key(name) in REFUSED_NAMES and name != kept:

@@ -166,9 +166,10 @@ def test_a_name_of_forty_characters_is_one_and_of_forty_one_is_not() -> None:
 
 
 def test_a_name_folding_longer_than_its_column_is_refused() -> None:
-    """Forty "ß" fold to eighty "ss", which fit the column; "ΐ" folds to three characters."""
+    """Forty "ß" fold to eighty "ss", which fit the column; the ligature "ﷺ" stands for
+    eighteen characters (docs/limits.md "Names that look alike")."""
     assert name_problem("ß" * NAME_LENGTH) is None
-    assert name_problem("\u0390" * (NAME_COLUMN // 3 + 1)) is not None
+    assert name_problem("\ufdfa" * (NAME_COLUMN // 18 + 1)) is not None
 
 
 def test_a_list_of_players_longer_than_the_largest_table_is_one_message() -> None:

@@ -118,7 +118,7 @@ BAD_EVENINGS = [
         id="name-too-long",
     ),
     pytest.param(
-        {"game": "troggen", "players": ["Anna", "\u0390" * 27, "Clara", "Dora"]},
+        {"game": "troggen", "players": ["Anna", "\ufdfa" * 5, "Clara", "Dora"]},
         "players",
         "Names can be at most 40 characters long.",
         id="name-too-long-once-folded",

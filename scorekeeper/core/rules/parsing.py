@@ -12,6 +12,7 @@ from enum import StrEnum
 from itertools import islice
 from typing import TypeVar
 
+from scorekeeper.core.names import fold
 from scorekeeper.core.rules.base import ErrorCollector, Table, msg
 
 E = TypeVar("E", bound=StrEnum)
@@ -24,12 +25,19 @@ _MAX_DIGITS = 18
 
 
 def find_player(name: object, table: Table) -> str | None:
-    """The seated player called ``name`` (case and surrounding spaces ignored), or None."""
+    """The seated player called ``name`` (case and surrounding spaces ignored), else the
+    one whose name looks the same (``names.fold``: a name from an archive written before
+    names were stored composed), or None. The exact spelling is tried first: evenings
+    stored before may seat two names that look alike."""
     if not isinstance(name, str):
         return None
     wanted = name.strip().casefold()
     for player in table.players:
         if player.casefold() == wanted:
+            return player
+    folded = fold(name)
+    for player in table.players:
+        if fold(player) == folded:
             return player
     return None
 
