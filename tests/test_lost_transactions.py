@@ -106,3 +106,65 @@ def test_tablets_of_one_address_opening_their_tables_at_once_never_deadlock(
     for thread in threads:
         thread.join(timeout=120)
     assert failures == []
+
+
+@pytest.mark.skipif(
+    SERVER_URL is None,
+    reason="PostgreSQL's row locks: run with SCOREKEEPER_TEST_DATABASE_URL (CI does); "
+    "SQLite's write lock serialises every write",
+)
+def test_two_merges_of_one_member_at_once_end_as_one_after_the_other(
+    make_app: Callable[..., Flask],
+) -> None:
+    """Anna and Clara sat at one table; Bert never with either. Bert merged into Anna and
+    into Clara at once: one merge is done, the other finds Bert merged already (404), as
+    one after the other would. Then two members renamed to one name at once: one is."""
+    app = make_app()
+    client = app.test_client()
+    group = client.post("/api/v1/groups", json={"name": "Runde"}).json["id"]
+    body = {"game": "troggen", "players": ["Anna", "Clara", "Dora", "Emil"], "group": group}
+    assert client.post("/api/v1/evenings", json=body).status_code == 201
+    for attempt in range(5):
+        bert = f"Bert {attempt}"
+        body = {"game": "troggen", "players": [bert, "Fritz", "Gabi", "Hans"], "group": group}
+        assert client.post("/api/v1/evenings", json=body).status_code == 201
+        members = {
+            m["name"]: m["id"] for m in client.get(f"/api/v1/groups/{group}").json["members"]
+        }
+        answers = at_once(
+            app,
+            [
+                (f"/api/v1/groups/{group}/members/{members['Anna']}/merge", members[bert]),
+                (f"/api/v1/groups/{group}/members/{members['Clara']}/merge", members[bert]),
+            ],
+        )
+        assert sorted(answers) == [200, 404], (attempt, answers)
+    members = {m["name"]: m["id"] for m in client.get(f"/api/v1/groups/{group}").json["members"]}
+    renames = at_once(
+        app,
+        [
+            (f"/api/v1/groups/{group}/members/{members['Dora']}", "Zora"),
+            (f"/api/v1/groups/{group}/members/{members['Emil']}", "Zora"),
+        ],
+        method="PATCH",
+    )
+    assert sorted(renames) == [200, 422]
+
+
+def at_once(app: Flask, calls: list[tuple[str, object]], method: str = "POST") -> list[int]:
+    """Send each call from its own client and thread at the same moment; the statuses."""
+    barrier = threading.Barrier(len(calls))
+    statuses: list[int] = []
+
+    def send(path: str, value: object) -> None:
+        body = {"other": value} if method == "POST" else {"name": value}
+        tablet = app.test_client()
+        barrier.wait(timeout=30)
+        statuses.append(tablet.open(path, method=method, json=body).status_code)
+
+    threads = [threading.Thread(target=send, args=call) for call in calls]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    return statuses

@@ -73,6 +73,16 @@ def get_group(group_id: int) -> TableGroup:
     return group
 
 
+def lock_group(group: TableGroup) -> None:
+    """Hold ``group``'s row until the write commits, and read its members anew: the
+    member writes of one group (renames, merges) run one after the other, each deciding on
+    what the one before left. Two merges at once, A with B and C with B, both answered 200
+    and one did nothing; now the second finds B merged already. (SQLite's write lock,
+    taken when the write begins, does the same.)"""
+    db.session.execute(select(TableGroup.id).where(TableGroup.id == group.id).with_for_update())
+    db.session.expire_all()
+
+
 def get_member(group: TableGroup, member_id: int) -> Member:
     """The member of ``group`` with that number."""
     member = db.session.get(Member, member_id)

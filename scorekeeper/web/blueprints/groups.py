@@ -232,7 +232,9 @@ def rename_member(group_id: int, member_id: int) -> Response | tuple[str, int]:
     form = club_forms.name_form(f"m{member_id}", request.form)
 
     def make() -> Written[Response | tuple[str, int]]:
-        member = load_member(load(group_id), member_id)
+        group = load(group_id)
+        table_groups.lock_group(group)
+        member = load_member(group, member_id)
         try:
             table_groups.rename_member(member, {"name": form.name.data or ""})
         except InvalidSettingsError as error:
@@ -252,6 +254,7 @@ def merge(group_id: int, member_id: int) -> Response | tuple[str, int]:
 
     def make() -> Written[Response | tuple[str, int]]:
         group = load(group_id)
+        table_groups.lock_group(group)
         keep = load_member(group, member_id)
         chosen = form.other.data or ""
         try:

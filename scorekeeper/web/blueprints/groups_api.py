@@ -119,6 +119,7 @@ def rename_member(group_id: int, member_id: int) -> Response:
 
     def make() -> Written[Response]:
         group = load(group_id)
+        table_groups.lock_group(group)
         member = table_groups.rename_member(load_member(group, member_id), raw)
         return Written(jsonify(member_json(member)))
 
@@ -132,6 +133,7 @@ def merge(group_id: int, member_id: int) -> Response:
 
     def make() -> Written[Response]:
         group = load(group_id)
+        table_groups.lock_group(group)
         keep = load_member(group, member_id)
         other = load_member(group, read_number(raw, "other"))
         merged = table_groups.merge_members(group, keep, other)
