@@ -200,11 +200,20 @@ class SlowClients:
 
 
 def timed(
-    host: str, port: int, method: str, path: str, body: object = None, timeout: float = 30
+    host: str,
+    port: int,
+    method: str,
+    path: str,
+    body: object = None,
+    timeout: float = 30,
+    source: str | None = None,
 ) -> tuple[float, int]:
-    """One request on a new connection: seconds it took and the status (0 if it failed)."""
+    """One request on a new connection (from ``source``, an address in 127.0.0.0/8, if
+    given): seconds it took and the status (0 if it failed)."""
     start = time.perf_counter()
-    connection = http.client.HTTPConnection(host, port, timeout=timeout)
+    connection = http.client.HTTPConnection(
+        host, port, timeout=timeout, source_address=(source, 0) if source else None
+    )
     try:
         data = None if body is None else json.dumps(body).encode()
         connection.request(method, path, body=data, headers={"Content-Type": "application/json"})
@@ -225,16 +234,97 @@ PATIENCE = 10.0
 def ordinary(
     host: str, port: int, hands_evening: int, page_evening: int, count: int
 ) -> dict[str, list[float]]:
-    """``count`` hands recorded and table screens loaded, alternately; seconds each took.
-    A request not answered as it should be counts as ``PATIENCE`` (or longer)."""
+    """``count`` hands recorded and table screens loaded, alternately, each from a tablet
+    of its own (an address of 127.0.3.0/24, as the hall's tablets each have theirs); seconds
+    each took. A request not answered as it should be counts as ``PATIENCE`` (or longer)."""
     times: dict[str, list[float]] = {"hand": [], "table screen": []}
     path = f"/api/v1/evenings/{hands_evening}/hands"
     for i in range(count):
-        took, status = timed(host, port, "POST", path, hand(i), timeout=PATIENCE)
+        tablet = f"127.0.3.{i % 250 + 1}"
+        took, status = timed(host, port, "POST", path, hand(i), PATIENCE, tablet)
         times["hand"].append(took if status == 201 else max(took, PATIENCE))
-        took, status = timed(host, port, "GET", f"/evenings/{page_evening}", timeout=PATIENCE)
+        page = f"/evenings/{page_evening}"
+        took, status = timed(host, port, "GET", page, None, PATIENCE, tablet)
         times["table screen"].append(took if status == 200 else max(took, PATIENCE))
     return times
+
+
+#: The guest's address in the flood: one device of the hall.
+GUEST = "127.0.9.9"
+
+
+class Flood:
+    """A guest's flood from one address (``GUEST``): ``connections`` connections, each
+    sending ``pipelined`` GETs of ``path`` at once and reading the answers slowly (512
+    bytes every ``interval`` s); a connection the server closes is opened again, every one
+    is closed at the end (at most ``seconds`` s, and ``MAX_SECONDS``)."""
+
+    def __init__(
+        self,
+        host: str,
+        port: int,
+        path: str,
+        *,
+        connections: int,
+        pipelined: int = 50,
+        interval: float = 0.05,
+        seconds: float = 120,
+    ) -> None:
+        self.host, self.port, self.path = host, port, path
+        self.connections = min(connections, MAX_CONNECTIONS)
+        self.pipelined = pipelined
+        self.interval = interval
+        self.stop = time.monotonic() + min(seconds, MAX_SECONDS)
+        self.done = threading.Event()
+        self.threads: list[threading.Thread] = []
+        #: Answers read, by status line's code (429: refused by the front).
+        self.statuses: dict[str, int] = {}
+        self.lock = threading.Lock()
+
+    def _flood(self) -> None:
+        request = (
+            f"GET {self.path} HTTP/1.1\r\nHost: {self.host}:{self.port}\r\n\r\n".encode()
+            * self.pipelined
+        )
+        while not self.done.is_set() and time.monotonic() < self.stop:
+            try:
+                with socket.create_connection(
+                    (self.host, self.port), timeout=5, source_address=(GUEST, 0)
+                ) as sock:
+                    sock.sendall(request)
+                    while not self.done.is_set() and time.monotonic() < self.stop:
+                        chunk = sock.recv(512)
+                        if not chunk:
+                            break
+                        self._count(chunk)
+                        time.sleep(self.interval)
+            except OSError:
+                time.sleep(self.interval)
+
+    def _count(self, chunk: bytes) -> None:
+        for part in chunk.split(b"HTTP/1.1 ")[1:]:
+            code = part[:3].decode(errors="replace")
+            if code.isdigit():
+                with self.lock:
+                    self.statuses[code] = self.statuses.get(code, 0) + 1
+
+    def __enter__(self) -> Flood:
+        for _ in range(self.connections):
+            thread = threading.Thread(target=self._flood, daemon=True)
+            thread.start()
+            self.threads.append(thread)
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.done.set()
+        for thread in self.threads:
+            thread.join(timeout=10)
+
+
+def p99(times: list[float]) -> float:
+    """The 99th percentile in milliseconds (of few samples, near the slowest)."""
+    ordered = sorted(times)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))] * 1000
 
 
 def summary(times: list[float]) -> str:
@@ -386,6 +476,12 @@ def main() -> None:
     parser.add_argument("--interval", type=float, default=2.0, help="seconds between bytes")
     parser.add_argument("--count", type=int, default=20, help="hands and screens timed")
     parser.add_argument("--pdf", action="store_true", help="measure the printout instead")
+    parser.add_argument(
+        "--flood",
+        type=int,
+        default=0,
+        help="connections of one guest pipelining 50 GETs each and reading slowly, instead",
+    )
     server_options(parser)
     args = parser.parse_args()
     with (
@@ -413,6 +509,23 @@ def main() -> None:
         hands_evening = build(port, 0)
         ordinary(host, port, hands_evening, page, 3)  # warm
         quiet = ordinary(host, port, hands_evening, page, args.count)
+        if args.flood:
+            with Flood(host, port, f"/evenings/{page}", connections=args.flood) as flood:
+                time.sleep(2)  # the flood under way
+                flooded = ordinary(host, port, hands_evening, page, args.count)
+            print(
+                f"a guest's {args.flood} connections from {GUEST}, 50 pipelined GETs each, "
+                f"read slowly; {args.count} of each request from other addresses"
+            )
+            for name in quiet:
+                ratio = p99(flooded[name]) / p99(quiet[name])
+                print(f"{name:<13} quiet:   {summary(quiet[name])}, p99 {p99(quiet[name]):.1f} ms")
+                print(
+                    f"{name:<13} flooded: {summary(flooded[name])}, "
+                    f"p99 {p99(flooded[name]):.1f} ms ({ratio:.2f}x)"
+                )
+            print(f"the guest's answers by status: {dict(sorted(flood.statuses.items()))}")
+            return
         with SlowClients(
             host,
             port,

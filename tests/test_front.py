@@ -31,6 +31,12 @@ def test_the_configuration_is_one_nginx_accepts(tmp_path: Path) -> None:
     assert "error_page 413 =413 /_front/413-upload.$front_lang.$front_kind;" in upload
     assert "error_page 502 =502 /_front/502.$front_lang.$front_kind;" in upload
     assert "proxy_set_header X-Front-Host $host;" in upload
+    # One address cannot crowd out the others (docs/server.md).
+    assert "limit_conn per_address 16;" in text
+    assert "limit_req zone=requests burst=200 delay=20;" in text
+    assert "rate=20r/s;" in text
+    assert "limit_req_status 429;" in text
+    assert "add_header Retry-After 1 always;" in text
     assert "proxy_request_buffering on;" in text
     assert "listen 0.0.0.0:5000 default_server;" in text
     assert "proxy_read_timeout 65s;" in text

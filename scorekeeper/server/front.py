@@ -33,6 +33,17 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from scorekeeper.web.hosts import FRONT_HOST
 
+#: Per address (docs/server.md "One address cannot crowd out the others"): connections
+#: with a request in hand at once, and requests a second, of which ``BURST`` may come at
+#: once (``BURST_AT_ONCE`` of them without waiting, the rest waiting their turn) before
+#: more are refused with 429. Sized from ``bench/afternoon.py``: a tablet holds one
+#: connection and sends a request every second or two, the organiser's setup registers
+#: 200 entrants one after the other, and none of them meets a limit.
+CONNECTIONS_PER_ADDRESS = 16
+REQUESTS_PER_SECOND = 20
+BURST = 200
+BURST_AT_ONCE = 20
+
 #: Seconds a client may take to send its headers, and between two reads of its body,
 #: before nginx gives up on it (408); the connection takes no worker meanwhile.
 CLIENT_SECONDS = 10
@@ -60,6 +71,14 @@ ERRORS: dict[int, tuple[str, str, str, str]] = {
         "The request arrived too slowly and was not read, so nothing was saved. Send it again.",
         "Die Anfrage kam zu langsam an und wurde nicht gelesen, deshalb wurde nichts "
         "gespeichert. Senden Sie sie nochmals.",
+    ),
+    429: (
+        "Too Many Requests",
+        "request",
+        "This device sent too many requests at once, so this one was not answered. Wait a "
+        "moment and try again.",
+        "Dieses Gerät hat zu viele Anfragen auf einmal gesendet, deshalb wurde diese nicht "
+        "beantwortet. Warten Sie einen Moment und versuchen Sie es nochmals.",
     ),
     413: (
         "Content Too Large",
@@ -144,6 +163,15 @@ http {{
     charset_types application/json;
     tcp_nodelay on;
 
+    # One address cannot crowd out the others: its connections and requests are counted
+    # (scorekeeper/server/front.py, CONNECTIONS_PER_ADDRESS and REQUESTS_PER_SECOND).
+    limit_conn_zone $binary_remote_addr zone=per_address:10m;
+    limit_req_zone $binary_remote_addr zone=requests:10m rate={per_second}r/s;
+    limit_conn_status 429;
+    limit_req_status 429;
+    limit_conn_log_level warn;
+    limit_req_log_level warn;
+
     # Whole requests only: headers and body are read here before a worker sees them.
     # A body is a hand's or a setting's (scorekeeper.web.bodies); the uploads' addresses
     # below take a file.
@@ -186,6 +214,8 @@ http {{
     server {{
         listen {listen} default_server{ipv6only};
         server_name _;
+        limit_conn per_address {connections_per_address};
+        limit_req zone=requests burst={burst} delay={burst_at_once};
 
 {error_pages}
         location /_front/ {{
@@ -196,6 +226,11 @@ http {{
             internal;
             alias {run}/errors/$1;
             add_header Allow $front_allow always;
+        }}
+        location ~ ^/_front/(429[.].*)$ {{
+            internal;
+            alias {run}/errors/$1;
+            add_header Retry-After 1 always;
         }}
 
         location / {{
@@ -366,6 +401,10 @@ def write(
         ipv6only=ipv6only,
         body_max=body_max,
         connections=connections(),
+        connections_per_address=CONNECTIONS_PER_ADDRESS,
+        per_second=REQUESTS_PER_SECOND,
+        burst=BURST,
+        burst_at_once=BURST_AT_ONCE,
         client=CLIENT_SECONDS,
         keepalive=KEEPALIVE_SECONDS,
         print_socket=print_sock,

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import http.client
 import socket
+import threading
 
 import pytest
 from sqlalchemy import create_engine, text
@@ -70,3 +72,44 @@ def test_a_request_addressed_to_nobody_or_to_another_site_is_refused(
     ]
     for request in refused:
         assert raw_status(port, request) in (400, 421), request
+
+
+def status_and_retry(port: int, source: str, path: str) -> tuple[int, str | None]:
+    """A GET from ``source``: its status and ``Retry-After``."""
+    connection = http.client.HTTPConnection(
+        "127.0.0.1", port, timeout=30, source_address=(source, 0)
+    )
+    try:
+        connection.request("GET", path)
+        answer = connection.getresponse()
+        answer.read()
+        return answer.status, answer.getheader("Retry-After")
+    finally:
+        connection.close()
+
+
+def test_one_address_cannot_crowd_out_the_others(start_server: StartServer) -> None:
+    """Sixty requests at once from one guest's address: past what a device sends, the front
+    refuses them with 429 and ``Retry-After`` (docs/server.md); a tablet at another address
+    is answered meanwhile."""
+    server = start_server(workers=1, threads=1, ready="/openapi.json")
+    port = int(server.url.rsplit(":", 1)[1])
+    guest = "127.0.9.9"
+    answers: list[tuple[int, str | None]] = []
+    barrier = threading.Barrier(60)
+
+    def send() -> None:
+        barrier.wait(timeout=30)
+        answers.append(status_and_retry(port, guest, "/api/v1/openapi.json"))
+
+    threads = [threading.Thread(target=send) for _ in range(60)]
+    for thread in threads:
+        thread.start()
+    tablet = status_and_retry(port, "127.0.3.1", "/api/v1/evenings")
+    for thread in threads:
+        thread.join(timeout=60)
+    assert tablet[0] == 200
+    refused = [retry for status, retry in answers if status == 429]
+    assert refused, answers
+    assert all(retry == "1" for retry in refused)
+    assert {status for status, _ in answers} <= {200, 429}
