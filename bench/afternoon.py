@@ -393,7 +393,7 @@ def main() -> None:
     args = parser.parse_args()
     with (
         tempfile.TemporaryDirectory() as tmp,
-        serving([args.start], Path(tmp), args.workers) as port,
+        serving([args.start], Path(tmp), args.workers, args.database) as port,
     ):
         began = time.monotonic()
         afternoon = run_afternoon(

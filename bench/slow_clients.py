@@ -1,7 +1,8 @@
 """Slow clients and a printout against the production server: do ordinary requests wait?
 
 A tablet on a weak Wi-Fi link sends its request a few bytes at a time. This script opens
-such connections itself, all to 127.0.0.1, bounded in number and time:
+such connections itself, all to 127.0.0.1 (each from an address of its own in
+127.0.4.0/24, as the hall's tablets), bounded in number and time:
 
 - ``--headers N`` connections that send ``GET /api/v1/evenings/1 HTTP/1.1``, ``Host: x``
   and then one more header line every ``--interval`` seconds, never ending the headers;
@@ -105,10 +106,13 @@ class SlowClients:
         self.answered = 0
         self.thread = threading.Thread(target=self._run, name="slow-clients", daemon=True)
 
-    def _start(self, kind: str) -> socket.socket | None:
-        """A new slow connection with its first bytes sent."""
+    def _start(self, kind: str, index: int) -> socket.socket | None:
+        """A new slow connection with its first bytes sent, from the address of tablet
+        ``index`` (127.0.4.x): each slow tablet is a device of its own, as in the hall,
+        where the front's per-address limits would otherwise count them as one."""
+        source = (f"127.0.4.{index % 250 + 1}", 0)
         try:
-            sock = socket.create_connection(self.address, timeout=5)
+            sock = socket.create_connection(self.address, timeout=5, source_address=source)
         except OSError:
             self.dropped += 1
             return None
@@ -148,7 +152,7 @@ class SlowClients:
                 self.dropped += 1
                 sock = None
         if sock is None:
-            self.sockets[index] = self._start(kind)
+            self.sockets[index] = self._start(kind, index)
             return
         chunk = f"X-Slow-{step}: {index}\r\n" if kind == "headers" else " "
         try:
@@ -162,7 +166,7 @@ class SlowClients:
         for index, kind in enumerate(self.kinds):
             if self.stopping.is_set():
                 break
-            self.sockets[index] = self._start(kind)
+            self.sockets[index] = self._start(kind, index)
         step = 0
         while not self.stopping.wait(self.interval) and time.monotonic() < self.deadline:
             step += 1
@@ -392,16 +396,19 @@ def free_port() -> int:
 
 
 @contextmanager
-def serving(command: list[str], folder: Path, workers: int) -> Iterator[int]:
+def serving(
+    command: list[str], folder: Path, workers: int, database: str | None = None
+) -> Iterator[int]:
     """The server started as ``command`` (``scripts/start`` by default) on a new SQLite
-    database in ``folder``, until the block ends; yields its port."""
+    database in ``folder`` (or on ``database``, a PostgreSQL URL whose database should be
+    empty), until the block ends; yields its port."""
     port = free_port()
     env = {
         **os.environ,
         "HOST": "127.0.0.1",
         "PORT": str(port),
         "WORKERS": str(workers),
-        "SCOREKEEPER_DATABASE_URL": f"sqlite:///{folder / 'slow.sqlite'}",
+        "SCOREKEEPER_DATABASE_URL": database or f"sqlite:///{folder / 'slow.sqlite'}",
         "SCOREKEEPER_INSTANCE_PATH": str(folder),
     }
     log = folder / "server.log"
@@ -435,8 +442,11 @@ def serving(command: list[str], folder: Path, workers: int) -> Iterator[int]:
 
 
 def server_options(parser: argparse.ArgumentParser) -> None:
-    """``--workers`` and ``--start``: the server ``serving`` starts."""
+    """``--workers``, ``--start`` and ``--database``: the server ``serving`` starts."""
     parser.add_argument("--workers", type=int, default=(os.cpu_count() or 1) + 1)
+    parser.add_argument(
+        "--database", help="a PostgreSQL URL (an empty database) instead of a new SQLite file"
+    )
     parser.add_argument(
         "--start", default=str(ROOT / "scripts" / "start"), help="the server's start command"
     )
@@ -486,7 +496,7 @@ def main() -> None:
     args = parser.parse_args()
     with (
         tempfile.TemporaryDirectory() as tmp,
-        serving([args.start], Path(tmp), args.workers) as port,
+        serving([args.start], Path(tmp), args.workers, args.database) as port,
     ):
         host = "127.0.0.1"
         page = build(port, 200)

@@ -43,6 +43,8 @@ def create_app(
         static_folder="../static",
     )
     os.makedirs(app.instance_path, exist_ok=True)
+    from scorekeeper.server import front
+
     app.config.from_mapping(
         DATABASE_URL="sqlite:///" + os.path.join(app.instance_path, "scorekeeper.sqlite"),
         SQLALCHEMY_ENGINE_OPTIONS={},
@@ -77,6 +79,11 @@ def create_app(
         # request's body is at most BODY_MAX_BYTES (scorekeeper.web.bodies).
         MAX_CONTENT_LENGTH=100 * 1024 * 1024,
         BODY_MAX_BYTES=bodies.BODY_MAX_BYTES,
+        # What the front lets one address send (docs/server.md "One address cannot crowd
+        # out the others"): connections in hand, requests a second, and a burst of them.
+        ADDRESS_CONNECTIONS=front.CONNECTIONS_PER_ADDRESS,
+        ADDRESS_REQUESTS_PER_SECOND=front.REQUESTS_PER_SECOND,
+        ADDRESS_BURST=front.BURST,
     )
     app.config.from_pyfile("config.py", silent=True)
     app.config.from_prefixed_env("SCOREKEEPER")
@@ -101,9 +108,7 @@ def create_app(
     register_filters(app)
     register_commands(app)
     # Behind scripts/start's front the tablet's address is the one the front names.
-    from scorekeeper.server.front import TrustedFront
-
-    app.wsgi_app = TrustedFront(app.wsgi_app)  # type: ignore[method-assign]
+    app.wsgi_app = front.TrustedFront(app.wsgi_app)  # type: ignore[method-assign]
     if app.config["AUTO_MIGRATE"]:
         upgrade_schema(app)
     return app

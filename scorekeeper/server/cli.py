@@ -75,6 +75,11 @@ def front_config(
         print_timeout,
         uploads=bodies.upload_rules(app),
         upload_max=int(app.config["MAX_CONTENT_LENGTH"] or 0),
+        per_address=front.PerAddress(
+            int(app.config["ADDRESS_CONNECTIONS"]),
+            int(app.config["ADDRESS_REQUESTS_PER_SECOND"]),
+            int(app.config["ADDRESS_BURST"]),
+        ),
     )
     click.echo(str(path))
 

@@ -26,6 +26,7 @@ import resource
 import socket
 import tempfile
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +44,17 @@ CONNECTIONS_PER_ADDRESS = 16
 REQUESTS_PER_SECOND = 20
 BURST = 200
 BURST_AT_ONCE = 20
+
+
+@dataclass(frozen=True)
+class PerAddress:
+    """The front's limits per address (the settings ``ADDRESS_CONNECTIONS``,
+    ``ADDRESS_REQUESTS_PER_SECOND``, ``ADDRESS_BURST``; the defaults above)."""
+
+    connections: int = CONNECTIONS_PER_ADDRESS
+    per_second: int = REQUESTS_PER_SECOND
+    burst: int = BURST
+
 
 #: Seconds a client may take to send its headers, and between two reads of its body,
 #: before nginx gives up on it (408); the connection takes no worker meanwhile.
@@ -368,6 +380,7 @@ def write(
     *,
     uploads: Iterable[str] = (),
     upload_max: int | None = None,
+    per_address: PerAddress = PerAddress(),
 ) -> Path:
     """Write the front's configuration and error pages for the server on ``host:port``
     whose workers time out after ``timeout`` seconds (the printouts' after
@@ -401,10 +414,10 @@ def write(
         ipv6only=ipv6only,
         body_max=body_max,
         connections=connections(),
-        connections_per_address=CONNECTIONS_PER_ADDRESS,
-        per_second=REQUESTS_PER_SECOND,
-        burst=BURST,
-        burst_at_once=BURST_AT_ONCE,
+        connections_per_address=per_address.connections,
+        per_second=per_address.per_second,
+        burst=per_address.burst,
+        burst_at_once=min(BURST_AT_ONCE, per_address.burst),
         client=CLIENT_SECONDS,
         keepalive=KEEPALIVE_SECONDS,
         print_socket=print_sock,
