@@ -84,12 +84,10 @@ def upgrade():
         )
     with op.batch_alter_table("member") as batch:
         batch.alter_column("name_key", existing_type=sa.String(80), nullable=False)
-        batch.create_unique_constraint(
-            op.f("uq_member_group_id_name_key"), ["group_id", "name_key"]
-        )
+        batch.create_unique_constraint(op.f("uq_member_group_id"), ["group_id", "name_key"])
 
 
 def downgrade():
     with op.batch_alter_table("member") as batch:
-        batch.drop_constraint(op.f("uq_member_group_id_name_key"), type_="unique")
+        batch.drop_constraint(op.f("uq_member_group_id"), type_="unique")
         batch.drop_column("name_key")
