@@ -23,7 +23,7 @@ from sqlalchemy import select, text
 from scorekeeper import MIGRATIONS, create_app
 from scorekeeper.core.names import fold, normal
 from scorekeeper.db.extensions import db
-from scorekeeper.db.models import Player
+from scorekeeper.db.models import Hand, Player
 from scorekeeper.operations.stored_names import normalise_players
 from tests.conftest import sqlite_only
 
@@ -145,9 +145,8 @@ def test_players_stored_before_are_renamed_everywhere_when_they_look_alike(
             text("UPDATE player SET name = :n, name_key = :k WHERE name = 'Bertram'"),
             {"n": hidden, "k": hidden.casefold()},
         )
-        db.session.execute(
-            text("UPDATE hand SET input = replace(input, 'Bertram', :n)"), {"n": hidden}
-        )
+        for stored in db.session.scalars(select(Hand)):
+            stored.input = json.loads(json.dumps(stored.input).replace("Bertram", hidden))
         db.session.commit()
         from scorekeeper.db.kept import forget_all
 

@@ -266,7 +266,6 @@ def test_a_refused_hand_comes_back_and_holds_the_queue(hall: Hall) -> None:
     ]
 
 
-@pytest.mark.alone  # a real server, killed
 @pytest.mark.parametrize("stored", [True, False], ids=["answer-lost", "never-arrived"])
 def test_a_hand_in_flight_when_the_server_dies_is_recorded_once(
     hall_browser: Browser, database_url: str, tmp_path: Path, stored: bool

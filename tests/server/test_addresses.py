@@ -11,9 +11,6 @@ from sqlalchemy import create_engine, text
 
 from tests.server.conftest import StartServer, Tablet
 
-#: A real server: it runs after the parallel part, with the machine to itself.
-pytestmark = pytest.mark.alone
-
 
 def test_checks_by_address_see_the_tablets_own(
     start_server: StartServer, database_url: str, monkeypatch: pytest.MonkeyPatch

@@ -6,12 +6,7 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-import pytest
-
 from tests.server.conftest import StartServer, bench_module
-
-#: A real server: it runs after the parallel part, with the machine to itself.
-pytestmark = pytest.mark.alone
 
 PLAYERS = 40
 ROUNDS = 2

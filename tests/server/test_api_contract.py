@@ -22,9 +22,6 @@ from scorekeeper.web.openapi import spec
 from tests.server.conftest import Server, StartServer, Tablet
 from tests.web.tournament_support import setup_body
 
-#: A real server: it runs after the parallel part, with the machine to itself.
-pytestmark = pytest.mark.alone
-
 #: Cases per operation and phase; the seed makes the cases repeatable.
 EXAMPLES = 15
 SEED = 20251

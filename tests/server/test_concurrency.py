@@ -18,9 +18,6 @@ import pytest
 from tests.conftest import PLAYERS4, fresh_database
 from tests.server.conftest import Answer, Server, Tablet, servers
 
-#: A real server: it runs after the parallel part, with the machine to itself.
-pytestmark = pytest.mark.alone
-
 
 def at_once(*calls: Callable[[], Answer]) -> list[Answer]:
     """Run the calls in threads released together; their answers in the same order."""

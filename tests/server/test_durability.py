@@ -8,13 +8,8 @@ import threading
 import time
 from typing import Any
 
-import pytest
-
 from tests.conftest import PLAYERS4
 from tests.server.conftest import StartServer, Tablet
-
-#: A real server: it runs after the parallel part, with the machine to itself.
-pytestmark = pytest.mark.alone
 
 #: Hands recorded before the kill, at the least; the load runs on while the kill comes.
 BEFORE_KILL = 40

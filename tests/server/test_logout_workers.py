@@ -5,14 +5,9 @@ from __future__ import annotations
 
 import time
 
-import pytest
-
 from scorekeeper.web.access import REVOKED_CHECK_SECONDS
 from tests.server.conftest import StartServer, Tablet
 from tests.web.tournament_support import setup_body
-
-#: A real server: it runs after the parallel part, with the machine to itself.
-pytestmark = pytest.mark.alone
 
 
 def test_a_logout_ends_the_token_on_every_worker(start_server: StartServer) -> None:

@@ -16,14 +16,9 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import urlsplit
 
-import pytest
-
 from tests.conftest import PLAYERS4
 from tests.server.conftest import Answer, Server, StartServer, Tablet
 from tests.web.tournament_support import PASSWORD, setup_body
-
-#: A real server: it runs after the parallel part, with the machine to itself.
-pytestmark = pytest.mark.alone
 
 GUESSES = 40
 

@@ -4,12 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from tests.server.conftest import StartServer, Tablet
-
-#: A real server: it runs after the parallel part, with the machine to itself.
-pytestmark = pytest.mark.alone
 
 
 def test_two_processes_sharing_the_instance_serve_one_session(

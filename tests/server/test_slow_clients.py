@@ -11,7 +11,7 @@ import pytest
 
 from tests.server.conftest import StartServer, Tablet, bench_module
 
-#: A real server: it runs after the parallel part, with the machine to itself.
+#: A time limit: it runs after the parallel part, with the machine to itself.
 pytestmark = pytest.mark.alone
 
 #: Slowest answer allowed with the slow connections open. Measured on 2 cores: 0.1 s at

@@ -18,7 +18,7 @@ import pytest
 from scorekeeper.server.front import CLIENT_SECONDS
 from tests.server.conftest import START, Server, free_port, wait_until_answering
 
-#: A real server: it runs after the parallel part, with the machine to itself.
+#: A time limit: it runs after the parallel part, with the machine to itself.
 pytestmark = pytest.mark.alone
 
 ROOT = Path(__file__).resolve().parents[2]
