@@ -7,6 +7,8 @@ so that two renames at once cannot both take one name (the database holds it). W
 stored names already fold alike, the later one (by id) gets " (2)" (or the next free
 number), and the upgrade lists it on standard error. Players' names are quoted by their
 hands, so they are renamed after the upgrade, by the app (``operations.stored_names``).
+A kept answer's key gets room for a page form's token as long as an API's key, after its
+"page:" (``idempotency.MAX_KEY_LENGTH``).
 
 Revision ID: 0012
 Revises: 0011
@@ -86,8 +88,14 @@ def upgrade():
         batch.alter_column("name_key", existing_type=sa.String(80), nullable=False)
         batch.create_unique_constraint(op.f("uq_member_group_id"), ["group_id", "name_key"])
 
+    # A page form's key is "page:" and its token, which may be as long as an API's key.
+    with op.batch_alter_table("idempotent_response") as batch:
+        batch.alter_column("key", existing_type=sa.String(200), type_=sa.String(210))
+
 
 def downgrade():
+    with op.batch_alter_table("idempotent_response") as batch:
+        batch.alter_column("key", existing_type=sa.String(210), type_=sa.String(200))
     with op.batch_alter_table("member") as batch:
         batch.drop_constraint(op.f("uq_member_group_id"), type_="unique")
         batch.drop_column("name_key")

@@ -368,7 +368,8 @@ class IdempotentResponse(db.Model):  # type: ignore[name-defined,misc]
     #: Who sent it, by what they had unlocked (``access.requester``): another requester's
     #: key is another key.
     requester: Mapped[str] = mapped_column(String(64), nullable=False, default="")
-    key: Mapped[str] = mapped_column(String(200), nullable=False)
+    #: The key as sent (at most ``idempotency.MAX_KEY_LENGTH``), a page form's after "page:".
+    key: Mapped[str] = mapped_column(String(210), nullable=False)
     #: The request the answer belongs to (``idempotency.fingerprint``); none on answers
     #: kept before requests were fingerprinted.
     fingerprint: Mapped[str | None] = mapped_column(String(64), nullable=True)
