@@ -496,3 +496,21 @@ def snapshot(app: Flask) -> Callable[[], dict[str, list[tuple[Any, ...]]]]:
             }
 
     return take
+
+
+@pytest.fixture
+def old_app(tmp_path: Path) -> Iterator[Flask]:
+    """An app on an empty database that migrates only when told to."""
+    app = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "test",
+            "DATABASE_URL": f"sqlite:///{tmp_path / 'old.sqlite'}",
+            "AUTO_MIGRATE": False,
+        },
+        instance_path=str(tmp_path / "old"),
+    )
+    yield app
+    with app.app_context():
+        db.session.remove()
+        db.engine.dispose()

@@ -15,6 +15,13 @@ from scorekeeper.db import retry
 from scorekeeper.web import access
 from tests.conftest import SERVER_URL
 
+#: PostgreSQL's row locks: SQLite's write lock serialises every write, so no deadlock or
+#: lost merge can happen there.
+postgres_only = pytest.mark.skipif(
+    SERVER_URL is None,
+    reason="PostgreSQL's row locks: run with SCOREKEEPER_TEST_DATABASE_URL (CI does)",
+)
+
 
 class Refusal(Exception):
     """A driver's error with the SQLSTATE PostgreSQL gave."""
@@ -66,11 +73,7 @@ def test_a_transaction_that_keeps_losing_is_reported() -> None:
     assert len(runs) == retry.ATTEMPTS
 
 
-@pytest.mark.skipif(
-    SERVER_URL is None,
-    reason="PostgreSQL's row locks: run with SCOREKEEPER_TEST_DATABASE_URL (CI does); "
-    "SQLite's write lock holds the whole table",
-)
+@postgres_only
 def test_tablets_of_one_address_opening_their_tables_at_once_never_deadlock(
     make_app: Callable[..., Flask],
 ) -> None:
@@ -108,11 +111,7 @@ def test_tablets_of_one_address_opening_their_tables_at_once_never_deadlock(
     assert failures == []
 
 
-@pytest.mark.skipif(
-    SERVER_URL is None,
-    reason="PostgreSQL's row locks: run with SCOREKEEPER_TEST_DATABASE_URL (CI does); "
-    "SQLite's write lock serialises every write",
-)
+@postgres_only
 def test_two_merges_of_one_member_at_once_end_as_one_after_the_other(
     make_app: Callable[..., Flask],
 ) -> None:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +21,7 @@ from flask_migrate import downgrade, upgrade
 from sqlalchemy import text
 from sqlalchemy.exc import IntegrityError
 
-from scorekeeper import MIGRATIONS, create_app
+from scorekeeper import MIGRATIONS
 from scorekeeper.db.extensions import db
 from tests.conftest import sqlite_only
 from tests.played import play, results
@@ -65,24 +64,6 @@ def expected(client: FlaskClient) -> dict[str, dict[str, Any]]:
     """Evenings of every game recorded through the API into a fresh database."""
     play(client)
     return results(client)
-
-
-@pytest.fixture
-def old_app(tmp_path: Path) -> Iterator[Flask]:
-    """An app on an empty database that migrates only when told to."""
-    app = create_app(
-        {
-            "TESTING": True,
-            "SECRET_KEY": "test",
-            "DATABASE_URL": f"sqlite:///{tmp_path / 'old.sqlite'}",
-            "AUTO_MIGRATE": False,
-        },
-        instance_path=str(tmp_path / "old"),
-    )
-    yield app
-    with app.app_context():
-        db.session.remove()
-        db.engine.dispose()
 
 
 def fill_step_by_step(app: Flask, source: Path, target: Path) -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import io
 import json
 import sqlite3
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from contextlib import redirect_stderr
 from pathlib import Path
 from typing import Any
@@ -20,7 +20,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from sqlalchemy import select, text
 
-from scorekeeper import MIGRATIONS, create_app
+from scorekeeper import MIGRATIONS
 from scorekeeper.core.names import fold, normal
 from scorekeeper.db.extensions import db
 from scorekeeper.db.models import Hand, Player
@@ -164,30 +164,11 @@ def test_players_stored_before_are_renamed_everywhere_when_they_look_alike(
     assert str(after).replace("Bert (2)", "Bertram") == str(before)
 
 
-@pytest.fixture
-def old_database(tmp_path: Path) -> Iterator[tuple[Flask, Path]]:
-    """An app on an empty database that migrates only when told to."""
-    path = tmp_path / "old.sqlite"
-    app = create_app(
-        {
-            "TESTING": True,
-            "SECRET_KEY": "test",
-            "DATABASE_URL": f"sqlite:///{path}",
-            "AUTO_MIGRATE": False,
-        },
-        instance_path=str(tmp_path / "old"),
-    )
-    yield app, path
-    with app.app_context():
-        db.session.remove()
-        db.engine.dispose()
-
-
 @sqlite_only
 def test_the_upgrade_renames_groups_and_members_that_look_alike_and_lists_them(
-    old_database: tuple[Flask, Path],
+    old_app: Flask, tmp_path: Path
 ) -> None:
-    app, path = old_database
+    app, path = old_app, tmp_path / "old.sqlite"
     with app.app_context():
         upgrade(directory=str(MIGRATIONS), revision="0011")
         db.engine.dispose()
