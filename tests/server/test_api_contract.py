@@ -25,11 +25,11 @@ from tests.web.tournament_support import setup_body
 #: Cases per operation and phase; the seed makes the cases repeatable.
 EXAMPLES = 15
 SEED = 20251
-#: Operations checked at once: the test runs alone with both cores, and schemathesis's own
-#: processing is half of its time (38 s with one, 30 s with two). The order in which the
-#: requests reach the server then varies, which changes no expected answer: a wrong
-#: password may meet another's 429, which is accepted anywhere.
-CLIENTS = 2
+#: Operations checked at once: one. schemathesis's coverage phase walks schemas that its
+#: workers share, and with two it once crashed inside itself ("internal error" in
+#: ``cover_schema_iter``). The test runs beside another in the suite's parallel part, so a
+#: second client won little time anyway.
+CLIENTS = 1
 #: What a request fitting its schema may be answered with anywhere: done, or refused for
 #: a reason outside the request (access, a missing or changed thing, a wait).
 ACCEPTED = ["2xx", "3xx", 401, 403, 404, 409, 429]
