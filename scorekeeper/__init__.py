@@ -84,6 +84,8 @@ def create_app(
         ADDRESS_CONNECTIONS=front.CONNECTIONS_PER_ADDRESS,
         ADDRESS_REQUESTS_PER_SECOND=front.REQUESTS_PER_SECOND,
         ADDRESS_BURST=front.BURST,
+        # How long the front waits for a client's headers or the next part of its body.
+        CLIENT_SECONDS=front.CLIENT_SECONDS,
     )
     app.config.from_pyfile("config.py", silent=True)
     app.config.from_prefixed_env("SCOREKEEPER")

@@ -187,12 +187,16 @@ def test_the_fronts_configuration_can_bring_the_schema_up_to_date_first(tmp_path
     written = Path(result.stdout.strip())  # the path alone: the script reads it
     assert written.name == "nginx.conf"
     assert written.is_file()
-    app.config.update(ADDRESS_CONNECTIONS=8, ADDRESS_REQUESTS_PER_SECOND=5, ADDRESS_BURST=9)
+    assert "client_header_timeout 10s;" in written.read_text()
+    app.config.update(
+        ADDRESS_CONNECTIONS=8, ADDRESS_REQUESTS_PER_SECOND=5, ADDRESS_BURST=9, CLIENT_SECONDS=3
+    )
     again = app.test_cli_runner().invoke(args=[*args, "--timeout", "60"])
     text = Path(again.stdout.strip()).read_text()
     assert "limit_conn per_address 8;" in text
     assert "rate=5r/s;" in text
     assert "burst=9 delay=9;" in text
+    assert "client_header_timeout 3s;" in text
     assert "location = /import {" in text  # the uploads' own body limit
     with app.app_context():
         assert "evening" in inspect(db.engine).get_table_names()

@@ -80,6 +80,7 @@ def front_config(
             int(app.config["ADDRESS_REQUESTS_PER_SECOND"]),
             int(app.config["ADDRESS_BURST"]),
         ),
+        client_seconds=int(app.config["CLIENT_SECONDS"]),
     )
     click.echo(str(path))
 

@@ -56,8 +56,9 @@ class PerAddress:
     burst: int = BURST
 
 
-#: Seconds a client may take to send its headers, and between two reads of its body,
-#: before nginx gives up on it (408); the connection takes no worker meanwhile.
+#: Seconds a client may take to send its headers, between two reads of its body and
+#: between two writes of its answer, before nginx gives up on it (408); the connection
+#: takes no worker meanwhile. The setting ``CLIENT_SECONDS``.
 CLIENT_SECONDS = 10
 #: Seconds a kept-alive connection may stay idle between two requests.
 KEEPALIVE_SECONDS = 75
@@ -381,12 +382,14 @@ def write(
     uploads: Iterable[str] = (),
     upload_max: int | None = None,
     per_address: PerAddress = PerAddress(),
+    client_seconds: int = CLIENT_SECONDS,
 ) -> Path:
     """Write the front's configuration and error pages for the server on ``host:port``
     whose workers time out after ``timeout`` seconds (the printouts' after
     ``print_timeout``, by default the same) and serve ``routes`` (rules and methods, for
     the ``Allow`` of the front's own 405); returns the configuration file. A body may be
-    ``body_max`` bytes, at the addresses in ``uploads`` ``upload_max`` (``web.bodies``).
+    ``body_max`` bytes, at the addresses in ``uploads`` ``upload_max`` (``web.bodies``);
+    a client has ``client_seconds`` for each part of its request and of its answer.
     The workers' socket path is written beside it, in ``socket``, and the printouts'
     workers' in ``print-socket``."""
     run = run_folder(instance, port)
@@ -418,7 +421,7 @@ def write(
         per_second=per_address.per_second,
         burst=per_address.burst,
         burst_at_once=min(BURST_AT_ONCE, per_address.burst),
-        client=CLIENT_SECONDS,
+        client=client_seconds,
         keepalive=KEEPALIVE_SECONDS,
         print_socket=print_sock,
         # A worker is stopped after ``timeout`` s; nginx waits a little longer to see it.

@@ -15,7 +15,6 @@ from pathlib import Path
 
 import pytest
 
-from scorekeeper.server.front import CLIENT_SECONDS
 from tests.server.conftest import START, Server, free_port, wait_until_answering
 
 #: A time limit: it runs after the parallel part, with the machine to itself.
@@ -24,6 +23,8 @@ pytestmark = pytest.mark.alone
 ROOT = Path(__file__).resolve().parents[2]
 #: How long the slow page takes: far longer than any quick page may wait.
 SLOW_SECONDS = 4.0
+#: How long the front waits for a silent client here (the setting; 10 s by default).
+CLIENT_SECONDS = 2
 
 
 def ask(connection: http.client.HTTPConnection, path: str) -> float:
@@ -44,11 +45,13 @@ def get(port: int, path: str) -> float:
         connection.close()
 
 
-@pytest.fixture
-def port(tmp_path: Path) -> Iterator[int]:
+@pytest.fixture(scope="module")
+def port(tmp_path_factory: pytest.TempPathFactory) -> Iterator[int]:
     """Two workers of one thread each behind the front, as scripts/start runs them,
-    serving the stand-in."""
+    serving the stand-in; one server for the module, since the stand-in keeps nothing
+    and every test waits for its own requests and closes its connections."""
     port = free_port()
+    tmp_path = tmp_path_factory.mktemp("workers")
     log = tmp_path / "server.log"
     env = {
         **os.environ,
@@ -59,6 +62,7 @@ def port(tmp_path: Path) -> Iterator[int]:
         "WSGI_APP": "tests.server.waiting_app:app",
         "SCOREKEEPER_DATABASE_URL": f"sqlite:///{tmp_path / 'unused.sqlite'}",
         "SCOREKEEPER_INSTANCE_PATH": str(tmp_path / "instance"),
+        "SCOREKEEPER_CLIENT_SECONDS": str(CLIENT_SECONDS),
     }
     with log.open("wb") as output:
         process = subprocess.Popen(
