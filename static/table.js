@@ -14,7 +14,6 @@
     }
   });
 
-  const UNDO_SECONDS = 20;
 
   function debounce(fn, ms) {
     let timer;
@@ -214,12 +213,13 @@
     });
   }
 
-  // Undo is offered for 20 seconds, and the button counts them down.
+  // Undo is offered for the seconds the server gave (at most 20 after the save), and the
+  // button counts them down.
   function setupUndo(panel) {
     const form = panel.querySelector("form.undo");
     if (!form) { return; }
     const shown = form.querySelector("[data-countdown]");
-    const ends = Date.now() + UNDO_SECONDS * 1000;
+    const ends = Date.now() + Number(form.dataset.seconds) * 1000;
     const tick = setInterval(function () {
       const left = Math.ceil((ends - Date.now()) / 1000);
       if (left <= 0) {

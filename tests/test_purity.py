@@ -31,7 +31,10 @@ FORBIDDEN = (
 
 
 #: A calendar day is a value (an evening's date as the table said it); reading the clock is not.
-DATE_VALUE = ("datetime", "datetime.date")
+#: Dates and moments as values passed in (a day, a save's time): the core never asks the
+#: clock itself (``CLOCK``), the shell gives it the time.
+VALUE_TYPES = frozenset({"date", "datetime", "timedelta"})
+DATE_VALUE = ("datetime", *(f"datetime.{name}" for name in VALUE_TYPES))
 CLOCK = frozenset({"today", "now", "utcnow", "time"})
 
 
@@ -49,7 +52,8 @@ def is_forbidden(module: str) -> bool:
 
 
 def reads_no_clock(source: str) -> bool:
-    """Whether ``datetime`` appears only as ``from datetime import date``, never asked the time."""
+    """Whether ``datetime`` appears only as ``from datetime import`` value types, never
+    asked the time."""
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Import) and any(
             alias.name.split(".")[0] == "datetime" for alias in node.names
@@ -58,7 +62,7 @@ def reads_no_clock(source: str) -> bool:
         if (
             isinstance(node, ast.ImportFrom)
             and node.module == "datetime"
-            and [(a.name, a.asname) for a in node.names] != [("date", None)]
+            and not all(a.name in VALUE_TYPES and a.asname is None for a in node.names)
         ):
             return False
         if isinstance(node, ast.Attribute) and node.attr in CLOCK:
@@ -154,7 +158,9 @@ def test_core_imports_nothing_impure(path: Path) -> None:
     [
         ("from datetime import date\nday = date.fromisoformat(raw)", True),
         ("from datetime import date\nday = date.today()", False),
-        ("from datetime import datetime", False),
+        ("from datetime import datetime, timedelta\nlate = saved + timedelta(seconds=30)", True),
+        ("from datetime import datetime\nt = datetime.now()", False),
+        ("from datetime import datetime\nt = datetime.utcnow()", False),
         ("import datetime", False),
         ("from datetime import date as d", False),
     ],

@@ -13,6 +13,7 @@ from scorekeeper.operations.errors import (
     HandNumberTakenError,
     NotFoundError,
     StaleVersionError,
+    UndoRefusedError,
     ensure_open,
 )
 from scorekeeper.operations.evening_revisions import evening_settings
@@ -38,6 +39,7 @@ from scorekeeper.operations.hands import (
     replace_hand,
     split_body,
     store_hand,
+    undo_hand,
     void_hand,
 )
 from scorekeeper.operations.snapshots import current_view
@@ -61,6 +63,7 @@ __all__ = [
     "HandNumberTakenError",
     "NotFoundError",
     "StaleVersionError",
+    "UndoRefusedError",
     "change_seating",
     "check_hand",
     "check_version",
@@ -87,6 +90,7 @@ __all__ = [
     "split_body",
     "store_hand",
     "summaries",
+    "undo_hand",
     "view",
     "void_hand",
 ]

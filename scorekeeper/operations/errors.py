@@ -50,6 +50,15 @@ class AlreadyVoidError(ScorekeeperError):
     """The hand is voided already."""
 
 
+class UndoRefusedError(ScorekeeperError):
+    """An Undo that may not be taken: not the save its receipt offered it for, or too late
+    (``core.undo``). Nothing was voided; ``message`` says where hands are corrected."""
+
+    def __init__(self, message: Message) -> None:
+        super().__init__(message.text)
+        self.message = message
+
+
 class TournamentTableError(ScorekeeperError):
     """A tournament table's evening was to join a table group, or to take or pass on a
     pot: its money is the tournament's alone, for anybody (docs/club.md "Tournament

@@ -33,7 +33,7 @@ from scorekeeper.core.rules.base import (
     UnknownVariantError,
     msg,
 )
-from scorekeeper.core.rules.options import parse_options
+from scorekeeper.core.rules.options import as_stored, parse_options
 from scorekeeper.core.rules.rotation import Seating as SeatingFact
 from scorekeeper.core.rules.rotation import seating_for
 from scorekeeper.core.rules.variant import Variant
@@ -574,7 +574,8 @@ def check_archive(data: object) -> CheckedArchive:
         ) from None
     raw_options = _need(head, "options", Mapping, EVENING)
     try:
-        options = parse_options(variant.option_specs, raw_options)
+        # An archive written before a house rule existed keeps the amounts it had.
+        options = parse_options(variant.option_specs, as_stored(variant.option_specs, raw_options))
     except InvalidSettingsError as error:
         raise _fail(
             msg(

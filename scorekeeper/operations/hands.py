@@ -9,6 +9,7 @@ from typing import Any, overload
 from sqlalchemy import Connection, bindparam, insert, literal
 
 from scorekeeper.core import ledger as ledger_mod
+from scorekeeper.core import undo
 from scorekeeper.core.rules import get_variant
 from scorekeeper.core.rules.base import (
     ErrorCollector,
@@ -36,6 +37,7 @@ from scorekeeper.operations.errors import (
     NotFoundError,
     SessionNeededError,
     StaleVersionError,
+    UndoRefusedError,
     ensure_open,
 )
 from scorekeeper.operations.evenings import set_closed
@@ -402,6 +404,23 @@ def void_hand(
     revise(hand, hand.input, reason.strip(), source=source, correction=correction)
     carry_forward(checked, source=source)
     return hand, checked
+
+
+def undo_hand(evening: Evening, number: int, version: int, *, source: str) -> Hand:
+    """Take back hand ``number`` as saved at ``version``: a void with the reason "undo",
+    only while it is the last standing hand, just saved (``core.undo``); otherwise
+    ``UndoRefusedError`` and nothing changes."""
+    lock_evening(evening)
+    ensure_open(evening)
+    saves = [
+        undo.StoredSave(h.number, h.version, h.void_reason is not None, h.updated_at)
+        for h in evening.hands
+    ]
+    refusal = undo.undo_refusal(saves, number, version, utcnow())
+    if refusal is not None:
+        raise UndoRefusedError(refusal)
+    hand, _ = void_hand(evening, number, {"reason": "undo", "version": version}, source=source)
+    return hand
 
 
 def revise(

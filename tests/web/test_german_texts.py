@@ -96,7 +96,8 @@ def play_casual_evenings(client: FlaskClient) -> None:
     troggen = post(client, "/api/v1/evenings", {"game": "troggen", "players": PLAYERS})["id"]
     bid = {"contract": "einfach", "bidder": "Änni", "partner": "Bärti", "points": 41}
     post(client, f"/api/v1/evenings/{troggen}/hands", bid)
-    assert client.post(f"/evenings/{troggen}/hands/1/undo", headers=DE).status_code == 303
+    undone = client.post(f"/evenings/{troggen}/hands/1/undo", data={"version": "1"}, headers=DE)
+    assert undone.status_code == 303
     misere = {"contract": "misere", "points": dict(zip(PLAYERS, [10, 20, 17, 12, 8], strict=True))}
     for body in (bid, misere, {**bid, "contract": "doppelt", "points": 30}):
         post(client, f"/api/v1/evenings/{troggen}/hands", body)

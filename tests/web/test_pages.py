@@ -316,12 +316,13 @@ def test_preview_shows_what_the_hand_pays(client: FlaskClient, evening: int) -> 
 
 def test_undo_voids_and_gives_the_deal_back(client: FlaskClient, evening: int) -> None:
     client.post(f"/evenings/{evening}/hands", data={**BID, "token": "u"})
-    response = client.post(f"/evenings/{evening}/hands/1/undo", headers=EN)
+    undo = {"version": "1"}  # the receipt's: the save it offers Undo for
+    response = client.post(f"/evenings/{evening}/hands/1/undo", data=undo, headers=EN)
     assert response.status_code == 303
     data = client.get(f"/api/v1/evenings/{evening}").json
     assert data["hands"][0]["void"] == {"reason": "undo"}
     assert data["next_dealer"] == "Dora"
-    again = client.post(f"/evenings/{evening}/hands/1/undo", headers=EN)
+    again = client.post(f"/evenings/{evening}/hands/1/undo", data=undo, headers=EN)
     assert "already taken back" in client.get(again.headers["Location"], headers=EN).text
 
 

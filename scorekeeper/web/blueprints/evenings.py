@@ -23,11 +23,12 @@ from sqlalchemy import select
 from werkzeug.wrappers import Response
 
 from scorekeeper import LANGUAGES, operations
+from scorekeeper.core import undo
 from scorekeeper.core.rules import VARIANTS, get_variant
 from scorekeeper.core.rules.base import InvalidInputError
 from scorekeeper.core.rules.variant import Variant
 from scorekeeper.db.extensions import db
-from scorekeeper.db.models import Evening, Player
+from scorekeeper.db.models import Evening, Player, utcnow
 from scorekeeper.operations import carried_pots, table_groups
 from scorekeeper.web import access
 from scorekeeper.web.blueprints.hands import blank_entry, form_context, load_current, new_form
@@ -262,6 +263,10 @@ def show(evening_id: int) -> Response:
         None,
     )
     form = new_form(current)
+    saves = [
+        undo.StoredSave(h.number, h.version, h.void_reason is not None, h.updated_at)
+        for h in current.evening.hands
+    ]
     page = render_template(
         "evenings/show.html",
         current=current,
@@ -269,6 +274,12 @@ def show(evening_id: int) -> Response:
         entry_fields=blank_entry(current, form) if current.evening.closed_at is None else None,
         warnings=False,
         saved=saved_result,
+        undo_seconds=(
+            undo.seconds_offered(saves, saved, utcnow())
+            if saved is not None and saved_result
+            else 0
+        ),
+        saved_version=next((h.version for h in saves if h.number == saved), None),
         **form_context(current.variant, current.next_table),
     )
     response = make_response(page)

@@ -347,19 +347,30 @@ def preview(evening_id: int) -> str:
 
 @bp.post("/<int:number>/undo")
 def undo(evening_id: int, number: int) -> Response:
-    """Take back a hand just saved: a void with the reason "undo"."""
+    """Take back the hand just saved, from the receipt that offered it: a void with the
+    reason "undo". The receipt names the save (the hand's version); an Undo of any other
+    save, or too late, is refused in words and voids nothing (``core.undo``)."""
 
     back = url_for("evenings.show", evening_id=evening_id)
 
-    def taken_back() -> Response:
-        flash(gettext("That hand was already taken back."), "warning")
-        return redirect(back, 303)
+    def refused(message: str) -> Callable[[], Response]:
+        def answer() -> Response:
+            flash(message, "warning")
+            return redirect(back, 303)
+
+        return answer
+
+    version = request.form.get("version", "")
+    if not (version.isascii() and version.isdigit() and len(version) <= 9):
+        return refused(
+            gettext("This Undo is not from the receipt of a save, so nothing was taken back.")
+        )()
 
     def make() -> Written[Response]:
         try:
-            operations.void_hand(load(evening_id), number, {"reason": "undo"}, source="page")
-        except (operations.AlreadyVoidError, operations.NotFoundError):
-            raise Answered(taken_back) from None
+            operations.undo_hand(load(evening_id), number, int(version), source="page")
+        except operations.UndoRefusedError as error:
+            raise Answered(refused(text(error.message))) from None
         flash(gettext("Hand %(n)s was taken back. The deal goes back to its dealer.", n=number))
         return Written(redirect(back, 303))
 
