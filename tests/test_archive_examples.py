@@ -18,6 +18,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from scorekeeper.core.rules import get_variant
 from tests.conftest import Fresh, sqlite_only
 
 DATA = Path(__file__).parent / "data"
@@ -85,6 +86,13 @@ def test_an_archive_of_an_earlier_version_keeps_every_fact(client: FlaskClient, 
     for hand in archive["hands"]:
         for revision in hand["revisions"]:
             revision.setdefault("correction", None)
+    # A house rule added since is said as the archive was scored (OptionSpec.earlier).
+    written = archive["evening"]["options"]
+    specs = get_variant(archive["evening"]["game"], archive["evening"]["variant"]).option_specs
+    added = {k: v for k, v in again["evening"]["options"].items() if k not in written}
+    assert added == {s.key: s.earlier for s in specs if s.key in added}
+    assert all(value is not None for value in added.values())
+    written.update(added)
     assert again["evening"] == archive["evening"]
     assert again["seatings"] == archive["seatings"]
     assert again["hands"] == archive["hands"]

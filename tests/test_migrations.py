@@ -84,10 +84,15 @@ def fill_step_by_step(app: Flask, source: Path, target: Path) -> None:
 
 
 def without_later_data(found: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    """Results without what only later schemas store (a downgrade drops it)."""
+    """Results without what only later schemas store (a downgrade drops it): Doppen's
+    ``kasse_on_change`` comes back as ``stays`` (migration 0013), which the evenings
+    played here, without a change of players, score alike."""
     out = {}
     for key, value in found.items():
         evening = {k: v for k, v in value["evening"].items() if k not in {"language", "closed"}}
+        if "options" in evening:
+            options = {k: v for k, v in evening["options"].items() if k != "kasse_on_change"}
+            evening["options"] = options
         out[key] = {**value, "evening": evening}
     return out
 

@@ -162,7 +162,9 @@ def extend(
         hand_tally = {p: marks.get(p, 0) for p in record.table.players}
         for player, count in hand_tally.items():
             tally[player] += count
-        cents = score.money_amounts()
+        # An account a hand's money lines pass through and leave even (the Kasse when the
+        # players change, docs/doppen.md §8) is not a party to the hand.
+        cents = {account: amount for account, amount in score.money_amounts().items() if amount}
         for account, amount in cents.items():
             money[account] = money.get(account, 0) + amount
         common = variant.common_balance(state)

@@ -987,5 +987,111 @@ def test_registered_as_doppen_kirchberg() -> None:
         "currency": "EUR",
         "coin": "0.01",
         "kasse_base": "1.00",
+        "kasse_on_change": "split",
     }
     assert DOPPEN.common_balance(DOPPEN.initial_state()) == {}
+
+
+# -- §8 a player joins or leaves (kasse_on_change) ------------------------------------------
+
+PASS_WITH_BERTS_REVOKE: Facts = {"contract": "pass", "penalties": [{"player": "Bert"}]}
+PASS: Facts = {"contract": "pass"}
+
+
+def joined(hands: Sequence[Facts], **chosen: str) -> Ledger:
+    """Hand 1 at Anne, Bert and Clara (Clara deals); then Dora joins and Anne deals."""
+    first = HandRecord(1, Table(THREE, "Clara"), hands[0])
+    later = [HandRecord(i + 2, Table(FOUR, FOUR[i % 4]), f) for i, f in enumerate(hands[1:])]
+    return replay(DOPPEN, options(**chosen), [first, *later])
+
+
+def test_a_newcomer_ends_the_partie_for_the_kasse_by_default() -> None:
+    """Anne, Bert and Clara stand at 1.50 each and Bert's revoke 0.50 (5.00): when Dora
+    sits down, they pay their notes in and share the 5.00, the odd cents from the next
+    forehand (Bert, Clara, Anne); then the four refill."""
+    assert options()["kasse_on_change"] == "split"
+    ledger = joined([PASS_WITH_BERTS_REVOKE, PASS])
+    assert DOPPEN.kasse_view(ledger.hands[0].state).owed() == {
+        "Anne": 150,
+        "Bert": 200,
+        "Clara": 150,
+    }
+    split = ledger.hands[1]
+    assert lines(split) == {
+        "Players changed: the Kasse notes are paid in": {
+            "Anne": -150,
+            "Bert": -200,
+            "Clara": -150,
+            KASSE: 500,
+        },
+        "Players changed: the Kasse is shared out among those seated before": {
+            KASSE: -500,
+            "Bert": 167,
+            "Clara": 167,
+            "Anne": 166,
+        },
+    }
+    assert split.money_deltas == {"Anne": 16, "Bert": -33, "Clara": 17, "Dora": 0}
+    assert DOPPEN.kasse_view(split.state).owed() == dict.fromkeys(FOUR, 150)
+    assert sum(ledger.money.values()) == 0
+
+
+def test_with_the_notes_staying_nobody_pays_at_a_change() -> None:
+    """``stays``: the notes stay with each player, the newcomer is noted nothing until the
+    next refill (the reading before the rule was settled)."""
+    ledger = joined([PASS_WITH_BERTS_REVOKE, PASS], kasse_on_change="stays")
+    assert lines(ledger.hands[1]) == {}
+    assert DOPPEN.kasse_view(ledger.hands[1].state).owed() == {
+        "Anne": 200,
+        "Bert": 250,
+        "Clara": 200,
+        "Dora": 50,
+    }
+
+
+def test_an_evening_stored_without_the_rule_keeps_the_notes() -> None:
+    """Evenings stored before the rule have no key: they read as ``stays``."""
+    stored = {k: v for k, v in options().items() if k != "kasse_on_change"}
+    first = HandRecord(1, Table(THREE, "Clara"), PASS_WITH_BERTS_REVOKE)
+    second = HandRecord(2, Table(FOUR, "Anne"), PASS)
+    ledger = replay(DOPPEN, stored, [first, second])
+    assert ledger == joined([PASS_WITH_BERTS_REVOKE, PASS], kasse_on_change="stays")
+
+
+def test_a_swap_of_seats_or_a_new_dealer_is_no_change() -> None:
+    swapped = ("Clara", "Anne", "Bert")
+    hands = [
+        HandRecord(1, Table(THREE, "Clara"), PASS_WITH_BERTS_REVOKE),
+        HandRecord(2, Table(swapped, "Bert"), PASS),
+    ]
+    ledger = replay(DOPPEN, options(), hands)
+    assert lines(ledger.hands[1]) == {}
+    assert DOPPEN.kasse_view(ledger.hands[1].state).contents == 650
+
+
+def test_a_player_leaving_splits_among_the_four_who_sat() -> None:
+    """Dora leaves after a hand at four: all four share; the three refill."""
+    hands = [
+        HandRecord(1, Table(FOUR, "Dora"), PASS),
+        HandRecord(2, Table(THREE, "Anne"), PASS),
+    ]
+    ledger = replay(DOPPEN, options(), hands)
+    shared = lines(ledger.hands[1])[
+        "Players changed: the Kasse is shared out among those seated before"
+    ]
+    assert shared == {KASSE: -600, "Anne": 150, "Bert": 150, "Clara": 150, "Dora": 150}
+    assert ledger.hands[1].money_deltas == {"Anne": 0, "Bert": 0, "Clara": 0}
+    assert DOPPEN.kasse_view(ledger.hands[1].state).owed() == dict.fromkeys(THREE, 150)
+
+
+def test_an_evening_closed_right_after_a_change_shares_among_those_who_played() -> None:
+    ledger = replay(
+        DOPPEN, options(), [HandRecord(1, Table(THREE, "Clara"), PASS_WITH_BERTS_REVOKE)]
+    )
+    closing = DOPPEN.close_evening(ledger.state, Table(FOUR, "Anne"), options())
+    assert [line.amounts() for line in closing] == [
+        {"Anne": -150, "Bert": -200, "Clara": -150, KASSE: 500},
+        {KASSE: -500, "Bert": 167, "Clara": 167, "Anne": 166},
+    ]
+    kept = DOPPEN.close_evening(ledger.state, Table(FOUR, "Anne"), options(kasse_on_change="stays"))
+    assert kept[1].amounts() == {KASSE: -500, "Bert": 125, "Clara": 125, "Dora": 125, "Anne": 125}

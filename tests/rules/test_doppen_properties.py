@@ -151,6 +151,7 @@ def evenings(draw: st.DrawFn, max_hands: int = 14, *, fixed: bool = False) -> Ev
         "unit_value": draw(st.sampled_from(["0.02", "0.04", "0.01", "0.025", "0.10"])),
         "coin": draw(st.sampled_from(["0.01", "0.05", "0.10"])),
         "kasse_base": draw(st.sampled_from(["1.00", "2.00", "0.50", "0.02", "1.34"])),
+        "kasse_on_change": draw(st.sampled_from(["split", "stays"])),
     }
     options = parse_options(DOPPEN.option_specs, chosen)
     count = draw(st.integers(0, max_hands))
@@ -206,15 +207,38 @@ def expected_r(facts: Facts) -> int:
 
 @dataclass
 class KasseOracle:
-    """The seed's sheet: notes per player; money moves only when a Pagat wins the Kasse."""
+    """The seed's sheet: notes per player; money moves only when a Pagat wins the Kasse,
+    and with ``split`` when players change (docs/doppen.md §8, "A player joins or
+    leaves")."""
 
     base: int
     owed: dict[str, int]
+    split: bool = False
     struck: int = 0
+    seated: Table | None = None
+
+    def share_out(self, money: dict[str, int]) -> None:
+        """Those seated before pay their notes in and share the contents equally, the
+        odd cents one each in order from the next forehand of their table."""
+        assert self.seated is not None
+        contents = sum(self.owed.values())
+        before = self.seated
+        order = before.order_from(before.after(before.after(before.dealer)))
+        share, rest = divmod(contents, before.size)
+        for i, p in enumerate(order):
+            money[p] = money.get(p, 0) + share + (1 if i < rest else 0)
+        for p, owes in self.owed.items():
+            money[p] = money.get(p, 0) - owes
+        self.struck += contents
+        self.owed = {}
 
     def hand(self, facts: Facts, table: Table) -> dict[str, int]:
         """Play one hand's Kasse; return the money that changed hands."""
         money = dict.fromkeys(table.players, 0)
+        changed = self.seated is not None and set(self.seated.players) != set(table.players)
+        if self.split and changed:
+            self.share_out(money)
+        self.seated = table
         if not sum(self.owed.values()):
             self.owed = dict.fromkeys(table.players, self.base)
         for penalty in facts.get("penalties", []):
@@ -275,8 +299,9 @@ def test_each_hand_is_zero_sum_and_paid_per_opponent(evening: Evening) -> None:
                 target = money if line.money else points
                 target[account] = target.get(account, 0) + amount
         assert {p: points.get(p, 0) for p in table.players} == result.deltas
-        # A player who left still pays their Kasse notes when the Kasse is won.
-        assert {p: money.get(p, 0) for p in table.players} | money == result.money_deltas
+        # A player who left still pays their Kasse notes when the Kasse is won; the Kasse
+        # itself, paid in and shared out when players change, is no party.
+        assert {p: money.get(p, 0) for p in table.players} | nonzero(money) == result.money_deltas
         columns = DOPPEN.columns(result.state)
         if facts["contract"] == "pass":
             assert result.deltas == dict.fromkeys(table.players, 0)
@@ -296,14 +321,16 @@ def test_kasse_is_conserved(evening: Evening) -> None:
     """The Kasse after every hand is the seed's sheet; notes written equal what was struck
     out on wins plus what stands; money moves only on a win; the end resolves it exactly."""
     ledger = play(evening)
-    oracle = KasseOracle(int(to_fraction(evening.options["kasse_base"]) * 100), {})
+    base = int(to_fraction(evening.options["kasse_base"]) * 100)
+    oracle = KasseOracle(base, {}, split=evening.options["kasse_on_change"] == "split")
     written = 0
     for result in ledger.hands:
         money = oracle.hand(result.record.facts, result.record.table)
         kasse = DOPPEN.kasse_view(result.state)
         assert kasse.owed() == nonzero(oracle.owed)
         assert kasse.contents == sum(oracle.owed.values())
-        assert result.money_deltas == money
+        seated = {p: money.get(p, 0) for p in result.record.table.players}
+        assert result.money_deltas == seated | nonzero(money)
         for note in result.score.notes:
             assert note.money
             assert all(t.target == KASSE for t in note.transfers)

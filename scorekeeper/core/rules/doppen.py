@@ -30,7 +30,7 @@ What the shell uses (the hand body is docs/api.md's, parsed by ``parse_hand``, s
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from scorekeeper.core.rules.base import (
@@ -76,6 +76,24 @@ PREMIUM_SILENT = 10
 PREMIUM_ANNOUNCED = 20
 HELD_PREMIUM = 10
 
+#: Who sits at the table changes (docs/doppen.md §8, "A player joins or leaves"): the Partie
+#: ends for the Kasse (split), or the notes stay with each player (stays, the reading before
+#: the option existed, which evenings stored without it keep).
+KASSE_ON_CHANGE = OptionSpec(
+    "kasse_on_change",
+    "split",
+    msg("Kasse when players change"),
+    msg(
+        "When someone joins or leaves: the Kasse is shared out among those seated before "
+        "and the new table pays the base in, or the notes stay with each player."
+    ),
+    choices=(
+        ("split", msg("shared out among those seated before")),
+        ("stays", msg("the notes stay")),
+    ),
+    earlier="stays",
+)
+
 #: One item of a hand's result: its label and its value per opponent, from the soloist.
 Item = tuple[Message, int]
 
@@ -87,6 +105,30 @@ class DoppenState:
     kasse: Kasse = field(default_factory=Kasse)
     #: Each player's column S_i in points, in the order they first sat down.
     columns: tuple[tuple[str, int], ...] = ()
+    #: The table of the last hand scored (None before the first): whether the next one
+    #: sits the same players, and how that table would have played on.
+    table: Table | None = None
+
+
+def _players_changed(before: Table | None, now: Table) -> bool:
+    """Whether someone joined or left: a swap of seats or a new dealer is no change."""
+    return before is not None and set(before.players) != set(now.players)
+
+
+def split_lines(kasse: Kasse, before: Table) -> tuple[ScoreLine, ...]:
+    """The Partie ends for the Kasse as at the end of the evening (docs/doppen.md §8): the
+    notes standing are paid in and the contents shared out among those seated ``before``,
+    the table as it would have played on (cents that do not divide in its order)."""
+    played_on = Table(before.players, before.after(before.dealer))
+    labels = (
+        msg("Players changed: the Kasse notes are paid in"),
+        msg("Players changed: the Kasse is shared out among those seated before"),
+    )
+    # Nothing standing (an empty Kasse) gives no lines.
+    return tuple(
+        replace(line, label=label)
+        for line, label in zip(close_lines(kasse, played_on), labels, strict=False)
+    )
 
 
 def _doubled(label: Message, doublings: int) -> Message:
@@ -226,6 +268,7 @@ class Doppen(Variant):
             ),
             check=check_kasse_base,
         ),
+        KASSE_ON_CHANGE,
     )
 
     def initial_state(self) -> DoppenState:
@@ -282,6 +325,10 @@ class Doppen(Variant):
         kasse: Kasse = state.kasse
         notes: list[ScoreLine] = []
         lines: list[ScoreLine] = []
+        changing = options.get(KASSE_ON_CHANGE.key, KASSE_ON_CHANGE.earlier)
+        if changing == "split" and _players_changed(state.table, table):
+            lines += split_lines(kasse, state.table)
+            kasse = Kasse()
         if kasse.is_empty:
             refill = everyone(table.players, base)
             notes.append(note_line(msg("Kasse empty: everybody pays the base in"), refill))
@@ -307,7 +354,7 @@ class Doppen(Variant):
             tuple(line for line in lines if line.transfers),
             notes=tuple(note for note in notes if note.transfers),
         )
-        return score, DoppenState(kasse, tuple(columns.items()))
+        return score, DoppenState(kasse, tuple(columns.items()), table)
 
     def _announced_pagat(
         self,
@@ -337,7 +384,12 @@ class Doppen(Variant):
     def close_evening(
         self, state: Any, table: Table, options: Options, *, rule: str | None = None
     ) -> tuple[ScoreLine, ...]:
-        """The Kasse at the end: notes paid in, contents shared out equally (§8)."""
+        """The Kasse at the end: notes paid in, contents shared out equally (§8) among
+        those seated at the end; with ``kasse_on_change`` ``split`` and players changed
+        after the last hand, among those who played it, whose Partie the change ended."""
+        changing = options.get(KASSE_ON_CHANGE.key, KASSE_ON_CHANGE.earlier)
+        if changing == "split" and _players_changed(state.table, table):
+            return split_lines(state.kasse, state.table)
         return close_lines(state.kasse, table)
 
 

@@ -31,6 +31,10 @@ class OptionSpec:
     help: Message
     choices: tuple[tuple[str, Message], ...] = ()
     check: Checker | None = None
+    #: What an evening stored before the option existed reads as, when that is not the
+    #: default for new evenings (an archive or a stored evening without the key keeps the
+    #: amounts it had); None: the default.
+    earlier: str | None = None
 
     def default_for(self, chosen: Mapping[str, str]) -> str:
         """The default, which may depend on options chosen before it (coin on currency)."""
@@ -109,6 +113,18 @@ def money_options(*, unit_value: str, currency: str = "CHF") -> tuple[OptionSpec
             check=check_coin,
         ),
     )
+
+
+def as_stored(specs: tuple[OptionSpec, ...], stored: Mapping[str, object]) -> dict[str, object]:
+    """Options stored before some of ``specs`` existed, with those read as they were then
+    (``OptionSpec.earlier``); the others are left for ``parse_options`` to default.
+
+    >>> spec = OptionSpec("rule", "new", msg("Rule"), msg("A rule."), earlier="old")
+    >>> as_stored((spec,), {}), as_stored((spec,), {"rule": "new"})
+    ({'rule': 'old'}, {'rule': 'new'})
+    """
+    missing = {s.key: s.earlier for s in specs if s.earlier is not None and s.key not in stored}
+    return {**stored, **missing}
 
 
 def parse_options(specs: tuple[OptionSpec, ...], raw: object) -> dict[str, str]:
