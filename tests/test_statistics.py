@@ -25,6 +25,7 @@ from scorekeeper.core.statistics import (
     season_table,
     sort_rows,
 )
+from scorekeeper.core.statistics.figures import Tally
 
 FIVE = ("A", "B", "C", "D", "E")
 
@@ -319,6 +320,9 @@ def test_doppen_premiums_announcements_and_kontra() -> None:
     assert (clara.kontra_given, clara.kontra_received) == (3, 0)
     assert (bert.passed, clara.roles.hands) == (1, 3)
     assert (clara.roles.as_defender.played, clara.roles.as_defender.won) == (2, 1)
+    # The soloist plays alone: no "as partner" figures (docs/statistics.md, "Sides").
+    assert clara.roles.as_partner is None
+    assert not [key for key, _ in clara.roles.figures() if key.startswith("partner.")]
     h = highlights(ev)
     assert h.biggest_pot is None
     assert h.longest_carry is None
@@ -418,7 +422,8 @@ def test_eisten_stalden_striche_and_tagessieger() -> None:
     assert anna is not None
     assert (beat.striche, beat.tagessieger, beat.tagessieger_shared) == (2, 1, 0)
     assert (anna.striche, anna.tagessieger) == (1, 0)
-    assert anna.roles.contracts[0].bid == type(anna.roles.as_partner)(2, 1, 1)
+    assert anna.roles.contracts[0].bid == Tally(2, 1, 1)
+    assert anna.roles.as_partner is None
     rows = {r.person: r for r in season_table([ev])}
     assert (rows["Beat"].unit, rows["Beat"].currency, rows["Beat"].units) == ("striche", "", 2)
     h = highlights(ev)

@@ -9,6 +9,7 @@ or the test says which one it missed.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from html.parser import HTMLParser
 from typing import Any
@@ -37,17 +38,36 @@ def app(make_app: Callable[..., Flask]) -> Flask:
     return app
 
 
+#: A ``<meta http-equiv=refresh>``'s content as HTML has it: seconds, then "; url=" and where.
+REFRESH = re.compile(r"^\d+(;\s+url=\S+)?$")
+#: A fraction of a second with more than the three digits HTML's times allow.
+LONG_FRACTION = re.compile(r"\.\d{4,}")
+
+
 class Page(HTMLParser):
-    """The links and forms of one page."""
+    """The links and forms of one page, and what the Nu Html Checker refused in it."""
 
     def __init__(self, url: str) -> None:
         super().__init__()
         self.url = url
         self.links: list[str] = []
         self.forms: list[dict[str, Any]] = []
+        self.faults: list[str] = []
+
+    def check(self, tag: str, found: dict[str, str]) -> None:
+        """Note a time, a refresh or a name on an element that may not have one."""
+        if tag == "time" and LONG_FRACTION.search(found.get("datetime", "")):
+            self.faults.append(f"<time datetime={found['datetime']}>")
+        if found.get("http-equiv", "").lower() == "refresh" and not REFRESH.match(
+            found.get("content", "")
+        ):
+            self.faults.append(f"<meta refresh content={found.get('content')}>")
+        if tag in {"div", "span", "p"} and "aria-label" in found and "role" not in found:
+            self.faults.append(f"<{tag} aria-label={found['aria-label']}> without a role")
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         found = {name: value or "" for name, value in attrs}
+        self.check(tag, found)
         if tag == "a" and "href" in found:
             self.links.append(urljoin(self.url, found["href"]))
         elif tag == "form":
@@ -188,6 +208,12 @@ def pages(app: Flask, client: FlaskClient) -> dict[str, Page]:
 def test_every_page_is_reached(app: Flask, pages: dict[str, Page]) -> None:
     reached = {endpoint(app, url, "get") for url in pages}
     assert page_endpoints(app, "GET") - reached == set()
+
+
+def test_no_page_holds_what_the_html_checker_refused(pages: dict[str, Page]) -> None:
+    """Times to the millisecond at most, a refresh written as HTML has it, and no
+    ``aria-label`` on an element without a role (it names nothing there)."""
+    assert {url: page.faults for url, page in pages.items() if page.faults} == {}
 
 
 def test_every_post_form_carries_a_token(app: Flask, pages: dict[str, Page]) -> None:

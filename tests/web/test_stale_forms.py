@@ -70,6 +70,12 @@ def test_a_used_token_with_another_entry_shows_what_was_saved_and_keeps_the_entr
     assert "This is what was saved as hand 1:" in html
     conflict = html.split('id="conflict"')[1].split("</div>")[0]
     assert "+12" in conflict  # Anna's Doppelt with the Pagat, as saved
+    # What was said at the table, so the table sees whether it is the same hand.
+    summary = conflict.split('class="summary">')[1].split("</p>")[0]
+    assert "Doppelt" in summary
+    assert "Anna" in summary
+    assert "41" in summary
+    assert "Dealer Dora" in summary
     # The entry as typed, ready to save as hand 2 with a new token.
     assert re.search(r'value="einfach"[^>]*checked|checked[^>]*value="einfach"', html)
     assert re.search(r'value="Bert"[^>]*checked|checked[^>]*value="Bert"', html)

@@ -378,6 +378,7 @@ def test_the_projector_shows_standings_without_controls(app: Flask, client: Flas
     assert "<form" not in page
     assert "<nav" not in page
     assert "screen.css" in page
+    assert "<main>" in page  # the page's landmark (axe-core)
     standings = ok(projector.get(f"/api/v1/tournaments/{tournament}/standings"))["standings"]
     rows = re.findall(r'<tr[^>]*>\s*<td class="num">(\d+)</td><td class="num">(\d+)</td>', page)
     assert [(int(p), int(n)) for p, n in rows] == [(s["place"], s["number"]) for s in standings]

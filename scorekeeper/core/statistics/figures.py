@@ -33,6 +33,9 @@ MISERE_PLACES = {
     "troggu": max(v.max_players for v in TROGGU_MONEY_VARIANTS),
     "eisten-stalden": 0,
 }
+#: The games where a hand may name a partner: Doppen's soloist and Eisten-Stalden's side
+#: have none, so their figures list no "as partner" (docs/statistics.md, "Sides").
+WITH_PARTNER = frozenset({"troggen", "troggu"})
 LAST_TRICK_CARDS = ("pagat", "king")
 DOPPEN_PREMIUMS = ("pagat", "uhu", "trull", "kings", "valat")
 DOPPEN_ANNOUNCED = ("pagat", "uhu", "valat")
@@ -83,7 +86,8 @@ class Roles:
 
     hands: int
     contracts: tuple[ContractTally, ...]
-    as_partner: Tally
+    #: None in a game without partners.
+    as_partner: Tally | None
     as_defender: Tally
     misere_places: tuple[tuple[int, int], ...]
 
@@ -94,7 +98,7 @@ class Roles:
         return cls(
             counts["hands"],
             tuple(ContractTally(c, Tally.of(counts, f"contract.{c}")) for c in CONTRACTS[kind]),
-            Tally.of(counts, "partner"),
+            Tally.of(counts, "partner") if kind in WITH_PARTNER else None,
             Tally.of(counts, "defender"),
             places,
         )
@@ -113,7 +117,9 @@ class Roles:
         out: list[Figure] = [("hands", self.hands)]
         for contract in self.contracts:
             out += contract.bid.figures(f"contract.{contract.contract}")
-        out += self.as_partner.figures("partner") + self.as_defender.figures("defender")
+        if self.as_partner is not None:
+            out += self.as_partner.figures("partner")
+        out += self.as_defender.figures("defender")
         out += [(f"misere.place.{place}", n) for place, n in self.misere_places]
         return tuple(out)
 
