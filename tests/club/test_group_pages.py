@@ -269,7 +269,7 @@ def test_a_members_page_and_a_comparison(
     assert "Anna and Bert" in compared.text
     assert "Doppelt: bid" in compared.text
     # Every column has a head a screen reader can say (axe-core: empty table headers).
-    assert "<th scope=\"col\"></th>" not in compared.text
+    assert '<th scope="col"></th>' not in compared.text
     assert compared.text.count('<th scope="col">Figure</th>') >= 1
     chooser = client.get(f"/groups/{group}/compare", headers=EN)
     assert chooser.status_code == 200
