@@ -154,6 +154,23 @@ def test_ties_break_by_best_round_then_fewer_hands_then_share_the_place() -> Non
     assert (lines[4].total, lines[4].best_round, lines[4].hands) == (-10, -4, 16)
 
 
+def test_a_table_still_to_play_its_first_hand_comes_after_those_at_the_same_total() -> None:
+    """Round 1 under way: table 1 at 0, 0, +2, -2 after four hands, table 2 not started.
+    Players 5 to 8 have no round yet: they come after 1 and 2, who played to 0."""
+    rows = standings(
+        range(1, 9),
+        [
+            TableResult(1, 1, {1: 0, 2: 0, 3: 2, 4: -2}, 4),
+            TableResult(1, 2, {5: 0, 6: 0, 7: 0, 8: 0}, 0),
+        ],
+        {},
+    )
+    assert places(rows) == [(1, 3), (2, 1), (2, 2), (4, 5), (4, 6), (4, 7), (4, 8), (8, 4)]
+    lines = by_number(rows)
+    assert (lines[5].played, lines[5].best_round) == (False, None)
+    assert (lines[1].played, lines[1].best_round) == (True, 0)
+
+
 def test_a_player_without_rounds_is_listed_with_nothing() -> None:
     """A registered player who has not played yet stands at 0 with no rounds and no hands."""
     rows = standings([1, 2, 3, 4, 9], [TableResult(1, 1, {1: 3, 2: 1, 3: -1, 4: -3}, 4)], {})

@@ -76,9 +76,15 @@ class Standing:
     rounds: tuple[RoundScore, ...]
 
     @property
+    def played(self) -> bool:
+        """Whether the player has played a hand or sat a round out: a table whose first hand
+        is still to come counts as no round yet (docs/tournaments.md, ties)."""
+        return any(r.bye or r.hands > 0 for r in self.rounds)
+
+    @property
     def best_round(self) -> Fraction | None:
-        """The best single round's score, the first tie break."""
-        return max((r.score for r in self.rounds), default=None)
+        """The best single round's score, the first tie break (rounds played only)."""
+        return max((r.score for r in self.rounds if r.bye or r.hands > 0), default=None)
 
     @property
     def hands_counted(self) -> Fraction:
@@ -198,11 +204,12 @@ def standings(
 
 
 def _rank_key(line: Standing) -> tuple[Fraction, bool, Fraction, Fraction]:
-    """Higher total first, then having played, the better best round, then fewer hands."""
+    """Higher total first, then having played (a hand, or a bye), the better best round,
+    then fewer hands."""
     best = line.best_round
     return (
         -line.total,
-        best is None,
+        not line.played,
         -best if best is not None else Fraction(0),
         line.hands_counted,
     )

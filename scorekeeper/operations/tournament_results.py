@@ -7,26 +7,21 @@ the pure ``scorekeeper.core.standings`` ranks the entrants, so a correction show
 from __future__ import annotations
 
 from collections import OrderedDict
-from dataclasses import dataclass
-from datetime import datetime, timedelta
-from fractions import Fraction
-from statistics import median
+from dataclasses import dataclass, replace
+from datetime import datetime
 
 from flask import current_app
 from sqlalchemy import func, select
 from sqlalchemy.orm import selectinload
 
 from scorekeeper import operations
+from scorekeeper.core import lateness
+from scorekeeper.core.lateness import TableProgress
 from scorekeeper.core.standings import RoundScore, Standing, TableResult, standings
 from scorekeeper.db.extensions import db
 from scorekeeper.db.kept import store
 from scorekeeper.db.models import Evening, Hand, Seat, Seating, utcnow
 from scorekeeper.db.tournament_models import Entrant, Round, Tournament, TournamentTable
-
-#: A table with no hand for this long while others play on is flagged as late.
-QUIET = timedelta(minutes=15)
-#: A table this far behind the round's median progress is flagged as late.
-BEHIND = Fraction(1, 4)
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +38,8 @@ class TableState:
     late: bool
     #: Start number → result in the native unit, as it stands.
     results: dict[int, int]
+    #: When its last hand came; None while it has none.
+    last_hand_at: datetime | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +62,8 @@ class Replayed:
     hands: int
     results: dict[int, int]
     last_activity: datetime
+    #: When the table's last hand was saved or changed; None before its first.
+    last_hand_at: datetime | None
 
 
 #: Replayed tables kept per app: a board or standings page replays only the tables whose
@@ -131,9 +130,10 @@ def _replay(table: TournamentTable, evening: Evening) -> Replayed:
     final = current.settlement().final
     names = evening.seatings[0].names
     played = len([h for h in current.ledger.hands if not h.record.void])
-    touched = max([evening.created_at, *(h.updated_at for h in evening.hands)])
+    last_hand = max((h.updated_at for h in evening.hands), default=None)
+    touched = max(evening.created_at, last_hand) if last_hand else evening.created_at
     results = {n: final.get(name, 0) for n, name in zip(table.seats, names, strict=True)}
-    return Replayed(names, played, results, touched)
+    return Replayed(names, played, results, touched, last_hand)
 
 
 def load_evenings(tables: list[TournamentTable]) -> dict[int, Evening]:
@@ -176,9 +176,10 @@ def table_states(
                 facts.last_activity,
                 False,
                 facts.results,
+                facts.last_hand_at,
             )
         )
-    return _flag_late(states)
+    return _flag_late(states, round_.started_at)
 
 
 def table_ends(tables: list[TournamentTable]) -> dict[int, tuple[bool, int]]:
@@ -190,23 +191,11 @@ def table_ends(tables: list[TournamentTable]) -> dict[int, tuple[bool, int]]:
     return {i: (closed is not None, due or 0) for i, closed, due in db.session.execute(query)}
 
 
-def _flag_late(states: list[TableState]) -> list[TableState]:
-    """Late: unfinished and quiet for a while, or well behind the round's median table."""
-    if not states:
-        return states
-    progress = median(Fraction(s.hands, s.due or 1) for s in states)
-    now = utcnow()
-    out = []
-    for s in states:
-        behind = Fraction(s.hands, s.due or 1) < progress - BEHIND
-        quiet = now - s.last_activity > QUIET
-        late = not s.finished and (behind or quiet)
-        out.append(
-            TableState(
-                s.table, s.players, s.hands, s.due, s.finished, s.last_activity, late, s.results
-            )
-        )
-    return out
+def _flag_late(states: list[TableState], started_at: datetime | None) -> list[TableState]:
+    """Each table flagged late or not by the board's rule (``core.lateness``)."""
+    progress = [TableProgress(s.hands, s.due, s.finished, s.last_hand_at) for s in states]
+    flags = lateness.late(progress, started_at or utcnow(), utcnow())
+    return [replace(s, late=flag) for s, flag in zip(states, flags, strict=True)]
 
 
 def round_states(tournament: Tournament) -> dict[int, list[TableState]]:

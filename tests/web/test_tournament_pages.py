@@ -143,9 +143,16 @@ def test_set_up_register_draw_swap_start_close_as_the_organiser(client: FlaskCli
     board = text(client.get("/tournaments/1", headers=EN))
     assert "Round 1 · playing" in board
     assert board.count("playing") >= 3  # the round and both tables
+    # Just started: nobody is late, and a table without a hand says so, not a time.
+    assert board.count("no hand yet") == 2
+    assert "last entry" not in board
+    assert "late" not in board.split("<tbody>")[1].split("</tbody>")[0]
 
     # Closing with unfinished tables asks first and changes nothing.
     play(client, started["tables"][0]["evening"], 4)
+    board = text(client.get("/tournaments/1", headers=EN))
+    assert board.count("no hand yet") == 1
+    assert "last entry" in board
     page = follow(client, client.post("/tournaments/1/rounds/1/close"))
     assert "Table 2 has not finished." in page
     assert "Close anyway" in page
