@@ -125,9 +125,14 @@ def choices_of_games() -> list[tuple[str, str]]:
     return [(g, GAMES.get(g, g)) for g in dict.fromkeys(g for g, _ in VARIANTS)]
 
 
-def choices_of_variants() -> list[tuple[str, str]]:
-    """The variants to filter by, by their titles."""
-    return [(key, text(v.title)) for (_, key), v in VARIANTS.items()]
+def choices_of_variants() -> list[tuple[str, str, list[tuple[str, str]]]]:
+    """The variants to filter by, grouped by game (key, name, its variants by their
+    titles): the page's script shows only the chosen game's, and without it the groups
+    still say which game a variant belongs to."""
+    by_game: dict[str, list[tuple[str, str]]] = {}
+    for (g, key), variant in VARIANTS.items():
+        by_game.setdefault(g, []).append((key, text(variant.title)))
+    return [(g, GAMES.get(g, g), variants) for g, variants in by_game.items()]
 
 
 def running_charts(series: Sequence[RunningSeries]) -> list[tuple[str, str]]:
@@ -189,7 +194,9 @@ def running_chart(series: Sequence[RunningSeries], currency: str, number: int) -
 
 
 def season_csv(season: Season, rows: Sequence[SeasonRow]) -> str:
-    """The season table as a spreadsheet: a row per member and group, numbers as numbers."""
+    """The season table as a spreadsheet: a row per member and group, numbers as numbers;
+    the page's tables one after another (game, unit, currency, as ``tables`` orders
+    them), each in the order asked for, so no column mixes EUR with CHF or Striche."""
     head = [
         gettext("Member"),
         gettext("Game"),
@@ -206,7 +213,7 @@ def season_csv(season: Season, rows: Sequence[SeasonRow]) -> str:
         gettext("Worst evening: money"),
     ]
     lines: list[list[object]] = [head]
-    for r in rows:
+    for r in (row for table in tables(rows) for row in table.rows):
         lines.append(
             [
                 season.names.get(r.person, r.person),

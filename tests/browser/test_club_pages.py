@@ -122,6 +122,25 @@ def test_a_column_heading_sorts_the_season(open_page: OpenPage, club: Club) -> N
     assert page.locator('th[aria-sort="ascending"]').count() == 3
 
 
+def test_the_variant_list_follows_the_chosen_game(open_page: OpenPage, club: Club) -> None:
+    """Choosing Troggu leaves Troggu's variants; choosing Doppen then clears a Troggu
+    variant and leaves Doppen's alone."""
+    page = open_page("en", PORTRAIT)
+    page.goto(f"/groups/{club.group}/season")
+    shown = (
+        "(s) => Array.from(s.querySelectorAll('option'))"
+        ".filter((o) => o.value && !o.parentElement.disabled).map((o) => o.value)"
+    )
+    variant = page.locator("#variant")
+    assert len(variant.evaluate(shown)) == 7  # every game's, before a game is chosen
+    page.select_option("#game", "troggu")
+    assert variant.evaluate(shown) == ["visp", "st-niklaus", "graechen", "flat", "eisten-stalden"]
+    page.select_option("#variant", "visp")
+    page.select_option("#game", "doppen")
+    assert variant.evaluate(shown) == ["kirchberg"]
+    assert variant.input_value() == ""
+
+
 @pytest.mark.parametrize("size", [PORTRAIT, PHONE], ids=["portrait", "phone"])
 def test_the_group_and_a_comparison_read_at_every_size(
     open_page: OpenPage, club: Club, size: tuple[int, int]

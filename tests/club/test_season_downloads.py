@@ -47,3 +47,34 @@ def test_a_good_query_downloads(client: FlaskClient, group: int, ext: str) -> No
     answer = client.get(f"/groups/{group}/season{ext}?{query}", headers=EN)
     assert answer.status_code == 200
     assert answer.mimetype in ("text/csv", "application/pdf")
+
+
+def test_the_spreadsheet_keeps_each_currency_together_in_the_order_asked(
+    client: FlaskClient, group: int
+) -> None:
+    """An evening in CHF and one in EUR, sorted by money: the rows come table by table
+    (game, unit, currency), each table by money, never EUR and CHF mixed by amount."""
+    for currency, bid in (("CHF", {"points": 50}), ("EUR", {"points": 20})):
+        body = {
+            "game": "troggen",
+            "players": ["Anna", "Bert", "Clara", "Dora"],
+            "date": "2026-03-01",
+            "options": {"currency": currency},
+        }
+        evening = client.post("/api/v1/evenings", json=body).json["id"]
+        hand = {"contract": "einfach", "bidder": "Anna", **bid}
+        assert client.post(f"/api/v1/evenings/{evening}/hands", json=hand).status_code == 201
+        assert (
+            client.put(f"/api/v1/evenings/{evening}/group", json={"group": group}).status_code
+            == 200
+        )
+    csv = client.get(
+        f"/groups/{group}/season.csv?from=2026-01-01&to=2026-12-31&sort=money&order=desc",
+        headers=EN,
+    )
+    assert csv.status_code == 200
+    currencies = [line.split(",")[3] for line in csv.text.splitlines()[1:]]
+    assert currencies == ["CHF"] * 4 + ["EUR"] * 4
+    for block in (csv.text.splitlines()[1:5], csv.text.splitlines()[5:]):
+        money = [float(line.split(",")[6]) for line in block]
+        assert money == sorted(money, reverse=True)
