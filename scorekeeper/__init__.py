@@ -191,10 +191,11 @@ def register_blueprints(app: Flask) -> None:
         tournament_pdfs,
         tournaments,
     )
-    from scorekeeper.web.tournament_tables import table_info
+    from scorekeeper.web.tournament_tables import evening_title, table_info
 
     guard.register(app)
     app.add_template_global(table_info)
+    app.add_template_global(evening_title)
     app.register_blueprint(api.bp)
     csrf.exempt(api.bp)
     app.register_blueprint(tournament_api.bp)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from flask import current_app
+from flask_babel import gettext
 from sqlalchemy import select
 
 from scorekeeper import operations
@@ -77,6 +78,17 @@ def table_info(evening: Evening | EveningFacts) -> TableInfo | None:
         operations.hands_left(evening) or 0,
         access.may_organise(round_.tournament_id),
     )
+
+
+def evening_title(evening: Evening | EveningFacts, variant_title: str) -> str:
+    """An evening's title as the reader reads it: a tournament table's in the reader's
+    language (its stored title is in the tournament's, for its printouts), any other its
+    own title, or the game's name when it has none."""
+    info = table_info(evening)
+    if info is None:
+        return evening.title or variant_title
+    where = gettext("Round %(r)s, table %(t)s", r=info.round.number, t=info.table.number)
+    return f"{info.tournament.name}: {where}"
 
 
 def correction_reason(evening: Evening, given: object) -> str | None:

@@ -332,6 +332,26 @@ def test_the_group_page_opens_an_evening_without_its_carried_pot(
     assert client.post(f"/groups/{group}/evenings/999/carried-pot/out").status_code == 404
 
 
+def test_an_evening_played_with_its_carried_pot_keeps_it_and_offers_no_way_out(
+    client: FlaskClient, chain: tuple[int, int], record_hand: Callable[..., Any]
+) -> None:
+    first, second = chain
+    group = evening_group(client, first)
+    record_hand(second, WON)
+    out = f"/groups/{group}/evenings/{second}/carried-pot/out"
+    page = client.get(f"/groups/{group}", headers=EN).text
+    assert out not in page
+    assert "Hands were played with that pot, so it stays with this evening." in page
+    refused = client.post(out, headers=EN)  # a page from before the hand
+    assert refused.status_code == 422
+    assert re.search(
+        rf'<li id="evening-{second}">\s*<a [^>]*>[^<]*</a>\s*<p class="error" role="alert">'
+        r"Hands were played with that pot",
+        refused.text,
+    )
+    assert evening(client, second)["carried_in"] == 6
+
+
 def test_a_closed_evening_keeps_its_carried_pot_and_the_group_page_says_why(
     client: FlaskClient, chain: tuple[int, int]
 ) -> None:

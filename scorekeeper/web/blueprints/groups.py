@@ -345,6 +345,10 @@ def without_carried_pot(group_id: int, evening_id: int) -> Response | tuple[str,
         came_from = evening.carried_from
         earlier = operations.get_evening(came_from) if came_from is not None else None
         if earlier is not None:
+            if evening.hand_count:
+                played = msg("Hands were played with that pot, so it stays with this evening.")
+                refusal = InvalidSettingsError.single("carried_from", played)
+                raise evening_refused(group_id, evening_id, refusal)
             if evening.closed_at is not None:
                 closed = msg(
                     "This evening is closed: reopen it on its settlement page first, then "
