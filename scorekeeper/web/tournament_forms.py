@@ -95,6 +95,12 @@ def setup_form(
                 form[f"opt_{spec.key}"].data = spec.default_for({"currency": "CHF"})
             elif spec.key == variant.end_rule_option:
                 form[f"opt_{spec.key}"].data = "split"
+    rule = variant.end_rule_option
+    if rule is not None:
+        # Every table ends with its round: a pot carried on to a next evening is refused
+        # (operations.tournament_setup), so it is not offered either.
+        field = form[f"opt_{rule}"]
+        field.choices = [c for c in field.choices if c.value != "carry"]
     form.option_keys = [spec.key for spec in variant.option_specs]
     form.players_errors = []
     return form

@@ -75,6 +75,12 @@ def test_set_up_register_draw_swap_start_close_as_the_organiser(client: FlaskCli
     assert new.status_code == 200
     assert 'name="password"' in new.text
     assert "Set up the tournament" in new.text
+    # Every table ends with its round: the pot cannot be offered to a next evening.
+    end_pot = new.text.split('name="opt_end_pot"')[1].split("</select>")[0]
+    assert 'value="split"' in end_pot
+    assert 'value="carry"' not in end_pot
+    german = client.get("/tournaments/new", headers={"Accept-Language": "de"}).text
+    assert 'value="carry"' not in german
 
     created = client.post(CREATE, data=SETUP, headers=EN)
     assert created.headers["Location"] == "/tournaments/1/players"
