@@ -113,6 +113,25 @@ def deltas(scope: Locator) -> Locator:
     return scope.locator(".deltas li")
 
 
+def test_another_game_shows_its_seats_and_rules_at_once_and_starts_with_one_tap(
+    lang: str, open_page: OpenPage
+) -> None:
+    """Choosing Doppen re-draws the form for three or four players with Doppen's house
+    rules, the names typed kept; one tap on Start then starts it."""
+    page = open_page(lang, PHONE)
+    page.goto("/evenings/new")
+    for seat, name in enumerate(["Anne", "Bert", "Clara"]):
+        page.locator(f"input[name=seat_{seat}]").fill(name)
+    page.select_option("#variant", "doppen/kirchberg")
+    expect(page.locator("input[name=opt_kasse_base]")).to_be_visible()
+    expect(page.locator("#seats legend")).to_contain_text(re.compile(r"\(3 \w+ 4\)"))
+    assert page.locator("input[name^=seat_]").count() == 4
+    expect(page.locator("input[name=seat_1]")).to_have_value("Bert")
+    page.get_by_role("button", name=str(SAY[lang]["start"])).tap()
+    expect(page).to_have_url(re.compile(r"/evenings/\d+$"))
+    expect(page.locator("h1")).to_contain_text("Doppen")
+
+
 def test_start_an_evening_and_record_a_bid_with_the_keypad(lang: str, open_page: OpenPage) -> None:
     """The first minutes at the table: seats, first dealer, then a Doppelt with Pagat."""
     say = SAY[lang]
