@@ -411,8 +411,38 @@
       change(item.id, { state: "waiting" });
       pump();
     }
+    // The table's state above the entry (dealer, pot, balances) is the server's, as of the
+    // last hand it counted. While hands wait, or after some were sent from here, it says
+    // so, and the dealer and lead follow the entry's, so the two never disagree.
+    function markPending(count) {
+      const state = document.querySelector("section.state");
+      if (!state || !form) { return; }
+      let note = state.querySelector(".pending-note");
+      const stale = count > 0 || lastSaved !== null;
+      state.classList.toggle("pending", stale);
+      if (!stale) {
+        if (note) { note.remove(); }
+        return;
+      }
+      if (!note) {
+        note = document.createElement("p");
+        note.className = "pending-note";
+        state.appendChild(note);
+      }
+      note.textContent = count > 0 ?
+        fill(count === 1 ? texts.pending_one : texts.pending_many, { count: count }) :
+        texts.pending_sent;
+      const dealer = field("dealer");
+      const turn = state.querySelectorAll(".turn strong");
+      if (dealer && dealer.value && turn.length >= 2) {
+        const seats = Array.from(dealer.options, function (o) { return o.value; });
+        turn[0].textContent = dealer.value;
+        turn[1].textContent = seats[(seats.indexOf(dealer.value) + 1) % seats.length];
+      }
+    }
     function render(busy) {
       const items = queue();
+      markPending(items.length);
       band.textContent = "";
       if (items.length === 0) {
         band.hidden = !(lastSaved && touched);

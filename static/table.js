@@ -21,17 +21,31 @@
   }
 
   function setupHandForm(form) {
-    let target = form.querySelector("[data-keypad]");
+    let target = null;
     const preview = document.getElementById("preview");
+    // The field the keypad types into is marked, so the table sees whose points it is.
+    function aim(input) {
+      if (target) { target.classList.remove("keypad-target"); }
+      target = input;
+      if (target) { target.classList.add("keypad-target"); }
+    }
+    aim(form.querySelector("[data-keypad]"));
+    // A Misère's next player: after "Next player", or by itself once a second digit is
+    // typed (nobody holds 100 points); after the last, the first again.
+    function nextPlayer() {
+      const fields = Array.from(form.querySelectorAll("[data-misere]"));
+      if (!fields.length) { return; }
+      aim(fields[(fields.indexOf(target) + 1) % fields.length]);
+    }
 
     form.addEventListener("focusin", function (event) {
-      if (event.target.matches("[data-keypad]")) { target = event.target; }
+      if (event.target.matches("[data-keypad]")) { aim(event.target); }
     });
     form.addEventListener("change", function (event) {
       if (event.target.name === "contract") {
         form.dataset.contract = event.target.value;
-        target = form.querySelector(
-          event.target.value === "misere" ? "[data-misere]" : "input[name=points]");
+        aim(form.querySelector(
+          event.target.value === "misere" ? "[data-misere]" : "input[name=points]"));
         showWholeForm(form);
       }
       if (event.target.name === "result" && event.target.value !== "points") {
@@ -43,20 +57,23 @@
       button.addEventListener("click", function () {
         const section = button.closest(".misere-entry");
         if (section && (!target || !section.contains(target))) {
-          target = section.querySelector("[data-misere]");
+          aim(section.querySelector("[data-misere]"));
         } else if (!section && (!target || target.closest(".misere-entry"))) {
-          target = form.querySelector("input[name=points]");
+          aim(form.querySelector("input[name=points]"));
         }
         if (!target) { return; }
         const key = button.dataset.key;
-        if (key === "back") { target.value = target.value.slice(0, -1); }
-        else if (key === "clear") { target.value = ""; }
-        else if (target.value.length < 3) { target.value += key; }
-        if (target.name === "points") {
+        if (key === "next") { nextPlayer(); return; }
+        const typed = target;
+        if (key === "back") { typed.value = typed.value.slice(0, -1); }
+        else if (key === "clear") { typed.value = ""; }
+        else if (typed.value.length < 3) { typed.value += key; }
+        if (typed.name === "points") {
           const counted = form.querySelector("input[name=result][value=points]");
           if (counted) { counted.checked = true; }
         }
-        target.dispatchEvent(new Event("input", { bubbles: true }));
+        if (section && /^\d$/.test(key) && typed.value.length === 2) { nextPlayer(); }
+        typed.dispatchEvent(new Event("input", { bubbles: true }));
       });
     });
 

@@ -181,3 +181,72 @@ def screenshot(page: Page, lang: str, name: str) -> Path:
     path = SCREENSHOTS / f"{lang}-{name}-{size['width']}x{size['height']}.png"
     page.screenshot(path=str(path), full_page=True, animations="disabled", caret="hide")
     return path
+
+
+#: In the page: body cells that do not stand under their column's head (each table whose
+#: head row has no spans): a cell whose left and right edges are off its head's by more
+#: than a pixel, or a row that is not laid out as a table row at all.
+MISALIGNED = r"""
+() => {
+  const found = [];
+  for (const table of document.querySelectorAll("table")) {
+    const head = table.tHead && table.tHead.rows[0];
+    const spans = head && Array.from(head.cells).some((c) => c.colSpan > 1);
+    if (!head || spans || !table.checkVisibility()) continue;
+    const columns = Array.from(head.cells, (c) => c.getBoundingClientRect());
+    for (const body of table.tBodies) {
+      for (const row of body.rows) {
+        const display = getComputedStyle(row).display;
+        if (display !== "table-row") {
+          found.push(`a row of table.${table.className} is drawn as ${display}`);
+          continue;
+        }
+        Array.from(row.cells).forEach((cell, i) => {
+          const r = cell.getBoundingClientRect(), c = columns[i];
+          if (c && (Math.abs(r.left - c.left) > 1 || Math.abs(r.right - c.right) > 1)) {
+            const at = (b) => `${Math.round(b.left)}-${Math.round(b.right)}`;
+            found.push(`table.${table.className} row ${row.rowIndex} cell ${i + 1}: `
+              + `${at(r)} under ${at(c)}`);
+          }
+        });
+      }
+    }
+  }
+  return found;
+}
+"""
+
+
+def misaligned(page: Page) -> list[str]:
+    """The body cells of the page's tables that do not line up under their heads."""
+    return list(page.evaluate(MISALIGNED))
+
+
+#: In the page: words broken inside over two lines, in the elements ``selector`` finds
+#: (a name "Kalberma|tten" in a narrow tile). A word whose letters lie on two lines has
+#: client rectangles at two heights. A line may end at a space or after a hyphen
+#: ("Anna-|Katharina"): each part of a double name counts as a word of its own.
+BROKEN_WORDS = r"""
+(selector) => {
+  const broken = [];
+  for (const el of document.querySelectorAll(selector)) {
+    if (!el.checkVisibility()) continue;
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (const match of node.data.matchAll(/[^\s-]+-?/g)) {
+        const range = document.createRange();
+        range.setStart(node, match.index);
+        range.setEnd(node, match.index + match[0].length);
+        const tops = new Set(Array.from(range.getClientRects(), (r) => Math.round(r.top)));
+        if (tops.size > 1) broken.push(match[0]);
+      }
+    }
+  }
+  return broken;
+}
+"""
+
+
+def broken_words(page: Page, selector: str) -> list[str]:
+    """The words broken over two lines inside the elements ``selector`` finds."""
+    return list(page.evaluate(BROKEN_WORDS, selector))

@@ -219,6 +219,13 @@ def test_three_hands_saved_offline_are_sent_in_order_after_the_tab_was_closed(
     expect(band.locator("li")).to_have_count(3)
     expect(band.locator("li").first).to_contain_text("Hand 1")
     expect(page.locator("#entry-title")).to_have_text("Hand 4")
+    # The table's state above says what it does not count yet, and names the entry's dealer.
+    state = page.locator("section.state")
+    expect(state.locator(".pending-note")).to_have_text(
+        "Pot and balances: not yet counting the 3 hands waiting to be sent."
+    )
+    expect(state.locator(".turn strong")).to_have_text(["Clara", "Dora"])
+    expect(page.locator("#entry details.dealer summary strong")).to_have_text("Clara")
     screenshot(page, "en", "outbox-offline")
     assert hall.hands(evening) == []
     page.close()

@@ -29,6 +29,7 @@ from tests.browser.conftest import (
     SIZES,
     LiveServer,
     OpenPage,
+    broken_words,
 )
 from tests.browser.taps import Run
 from tests.browser.test_accessibility import problems_on
@@ -193,6 +194,11 @@ IN_VIEW = r"""
   return r.bottom <= bar.getBoundingClientRect().top + 0.5;
 }
 """
+
+#: Where the table screen shows players' names.
+NAMES_SHOWN = (
+    ".choice span, .balances .name, .deltas .name, .last-hands th, .turn strong, .misere-grid label"
+)
 
 #: In the page: every name on screen cut short (its text wider than its box, not scrolled).
 CUT_NAMES = r"""
@@ -388,6 +394,7 @@ def test_names_of_24_letters_are_never_cut(
     target(page, ("choose", "contract", contract)).click()
     shot(page, f"names-{game}-{SIZE_IDS[SIZES.index(size)]}")
     assert not page.evaluate(CUT_NAMES)
+    assert broken_words(page, NAMES_SHOWN) == []
     assert not problems_on(page)
 
 

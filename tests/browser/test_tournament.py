@@ -14,7 +14,14 @@ from fractions import Fraction
 
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import LANDSCAPE, PORTRAIT, LiveServer, OpenPage, screenshot
+from tests.browser.conftest import (
+    LANDSCAPE,
+    PORTRAIT,
+    LiveServer,
+    OpenPage,
+    misaligned,
+    screenshot,
+)
 from tests.browser.test_flow import choose
 from tests.conftest import sqlite_only
 from tests.web.tournament_support import NAMES as ALL_NAMES
@@ -156,6 +163,12 @@ def test_a_tournament_of_twelve_over_two_rounds(
     laptop.locator("form[action$='/rounds/2/close'] button[type=submit]").tap()
     expect(laptop).to_have_url(re.compile(rf"/tournaments/{tournament}$"))
     expect(laptop.locator("a[href$='/standings']").first).to_be_visible()
+    # The standings on the laptop (1024 by 768): every cell under its column's head, the
+    # first place's row too.
+    laptop.goto(f"/tournaments/{tournament}/standings")
+    expect(laptop.locator("table.standings tbody tr.first-place").first).to_be_visible()
+    assert misaligned(laptop) == []
+    screenshot(laptop, LANG, "tournament-standings")
 
     # The projector: no login, the final standings as the API computes them.
     standings = live_server.api("GET", f"/tournaments/{tournament}/standings")["standings"]
