@@ -16,6 +16,7 @@ from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import (
     LANDSCAPE,
+    PHONE,
     PORTRAIT,
     LiveServer,
     OpenPage,
@@ -23,9 +24,10 @@ from tests.browser.conftest import (
     screenshot,
 )
 from tests.browser.test_flow import choose
+from tests.browser.test_table_screen import IN_VIEW
 from tests.conftest import sqlite_only
 from tests.web.tournament_support import NAMES as ALL_NAMES
-from tests.web.tournament_support import PASSWORD
+from tests.web.tournament_support import PASSWORD, create_tournament, draw, register, start
 
 #: The live server runs on a SQLite file of its own (conftest.py).
 pytestmark = sqlite_only
@@ -188,3 +190,23 @@ def test_a_tournament_of_twelve_over_two_rounds(
         (line["place"], line["number"], line["name"], Fraction(line["total"])) for line in standings
     ]
     screenshot(projector, LANG, "tournament-screen")
+
+
+def test_a_tournament_table_on_a_phone_shows_the_contracts_above_the_save_bar(
+    open_page: OpenPage, live_server: LiveServer
+) -> None:
+    """The banner (tournament, round and table, hands left) and the table fit with the
+    first choice of the hand above the Save bar, without scrolling, in German."""
+    client = live_server.client
+    tournament = create_tournament(client, name="Tarockturnier im Museum Blumenstein")
+    register(client, tournament, ALL_NAMES[:4])
+    draw(client, tournament)
+    code = start(client, tournament, 1)["tables"][0]["code"]
+    phone = open_page(LANG, PHONE)
+    phone.goto(f"/t/{code}")
+    expect(phone.locator(".tournament-banner")).to_be_visible()
+    for choice in ("contract", "bidder"):
+        row = phone.locator(f"#entry label.choice:has(input[name='{choice}'])").last
+        assert row.evaluate(IN_VIEW), f"the {choice} row above the Save bar"
+    assert phone.evaluate("window.scrollY") == 0
+    screenshot(phone, LANG, "tournament-table")
