@@ -222,7 +222,7 @@ def test_three_hands_saved_offline_are_sent_in_order_after_the_tab_was_closed(
     # The table's state above says what it does not count yet, and names the entry's dealer.
     state = page.locator("section.state")
     expect(state.locator(".pending-note")).to_have_text(
-        "Pot and balances: not yet counting the 3 hands waiting to be sent."
+        "Pot and balances: 3 hands waiting to be sent are not counted yet."
     )
     expect(state.locator(".turn strong")).to_have_text(["Clara", "Dora"])
     expect(page.locator("#entry details.dealer summary strong")).to_have_text("Clara")
