@@ -70,7 +70,7 @@ def scratch_postgres(url: str) -> Iterator[str]:
 def measure(url: str, folder: Path, hands: int, commits: int) -> Figures:
     """Save ``hands`` hands through the page on ``url``; time ``commits`` bare commits."""
     app = create_app(
-        {"DATABASE_URL": url, "SECRET_KEY": "bench", "WTF_CSRF_ENABLED": False},
+        {"DATABASE_URL": url, "WTF_CSRF_ENABLED": False},
         instance_path=str(folder),
     )
     counted = {"n": 0, "seconds": 0.0}
