@@ -4,7 +4,10 @@ The pages are read across the table and used with one finger, often by players w
 touch a computer otherwise. So on every page: each field is named, each button says what it
 does, the headings form an outline, amounts carry their sign (red and green are only a
 second signal), every target is big enough for a finger, nothing scrolls sideways. Each page
-is also saved as a screenshot under test-artifacts/screenshots/ to look at.
+is also saved as a screenshot under test-artifacts/screenshots/ to look at. axe-core (from
+``axe-playwright-python``) checks every page too, in German at the tablet's upright size
+and the phone's: any serious or critical finding fails, unless ``AXE_ALLOWED`` names it
+with its reason.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ import re
 from dataclasses import dataclass
 
 import pytest
+from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, Response, expect
 
 from scorekeeper import operations
@@ -21,6 +25,8 @@ from scorekeeper.operations import payments_ticked
 from tests.browser.conftest import (
     LANDSCAPE,
     LANGS,
+    PHONE,
+    PORTRAIT,
     SIZE_IDS,
     SIZES,
     LiveServer,
@@ -212,6 +218,25 @@ def problems_on(page: Page) -> list[str]:
     return list(page.evaluate(CHECKS, {"minTarget": MIN_TARGET}))
 
 
+#: axe-core, loaded once; it is put into each page it checks.
+AXE = Axe()
+#: The impacts that fail a page.
+AXE_FAILS = ("serious", "critical")
+#: Findings right for their page: (page, rule id) and why. None so far.
+AXE_ALLOWED: dict[tuple[str, str], str] = {}
+
+
+def axe_findings(page: Page, name: str) -> list[str]:
+    """axe-core's serious and critical findings on the page as it is now (axe runs in the
+    page: a page opened without JavaScript would never answer)."""
+    found = AXE.run(page).response["violations"]
+    return [
+        f"axe {v['id']} ({v['impact']}): {', '.join(str(n['target']) for n in v['nodes'][:3])}"
+        for v in found
+        if v["impact"] in AXE_FAILS and (name, v["id"]) not in AXE_ALLOWED
+    ]
+
+
 @pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
 @pytest.mark.parametrize("lang", LANGS)
 def test_every_page_is_usable_with_one_finger(
@@ -227,6 +252,8 @@ def test_every_page_is_usable_with_one_finger(
         expect(page.locator("html")).to_have_attribute("lang", lang)
         screenshot(page, lang, name)
         found[name] = problems_on(page)
+        if lang == "de" and size in (PORTRAIT, PHONE):
+            found[name] += axe_findings(page, name)
         if name == "table":
             page.locator("label.choice:has(input[name=contract][value=misere])").tap()
             expect(page.locator(".misere-entry")).to_be_visible()

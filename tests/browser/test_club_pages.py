@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import Page
 
 from tests.browser.conftest import PHONE, PORTRAIT, LiveServer, OpenPage
-from tests.browser.test_accessibility import problems_on
+from tests.browser.test_accessibility import axe_findings, problems_on
 from tests.conftest import sqlite_only
 
 #: The live server runs on a SQLite file of its own (conftest.py).
@@ -32,6 +32,14 @@ CUT_CELLS = r"""
   .map((el) => `${el.tagName} "${el.textContent.trim().slice(0, 30)}" `
     + `${el.scrollWidth}>${el.clientWidth}`)
 """
+
+
+def axe_of(open_page: OpenPage, size: tuple[int, int], url: str, name: str) -> list[str]:
+    """axe-core's serious findings on ``url``, read in a tablet with JavaScript (axe runs
+    in the page; the pages here are also read without it)."""
+    page = open_page("de", size)
+    page.goto(url)
+    return axe_findings(page, name)
 
 
 @dataclass(frozen=True)
@@ -92,6 +100,8 @@ def test_the_season_and_a_members_page_read_at_every_size(
     assert answer is not None
     assert answer.status == 200
     assert problems_on(page) == []
+    if lang == "de":
+        assert axe_of(open_page, size, page.url, "season") == []
     assert page.evaluate(CUT_CELLS) == []
     assert page.locator("table.season").count() == 3  # Troggen CHF, Doppen, Striche
     look(page, f"{lang}-season")
@@ -148,6 +158,7 @@ def test_the_group_and_a_comparison_read_at_every_size(
     page = open_page("de", size, javascript=False)
     page.goto(f"/groups/{club.group}")
     assert problems_on(page) == []
+    assert axe_of(open_page, size, page.url, "group") == []
     look(page, "de-group")
     page.get_by_role("link", name="Zwei Mitglieder vergleichen").click()
     page.wait_for_url("**/compare")
@@ -156,6 +167,7 @@ def test_the_group_and_a_comparison_read_at_every_size(
     page.wait_for_url("**/compare?*b=*")
     page.wait_for_load_state("load")
     assert problems_on(page) == []
+    assert axe_of(open_page, size, page.url, "compare") == []
     assert page.evaluate(CUT_CELLS) == []
     assert page.get_by_role("heading", name=f"{LONG} und Bert").is_visible()
     assert "Eisten-Stalden: Geld" not in page.inner_text("main")  # no money kept there
