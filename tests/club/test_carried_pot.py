@@ -332,6 +332,17 @@ def test_the_group_page_opens_an_evening_without_its_carried_pot(
     assert client.post(f"/groups/{group}/evenings/999/carried-pot/out").status_code == 404
 
 
+def refused_at(answer: Any, evening_id: int, words: str) -> bool:
+    """Whether the group page came back refused (422) with ``words`` said at that evening."""
+    return answer.status_code == 422 and bool(
+        re.search(
+            rf'<li id="evening-{evening_id}">\s*<a [^>]*>[^<]*</a>\s*<p class="error" role="alert">'
+            + re.escape(words),
+            answer.text,
+        )
+    )
+
+
 def test_an_evening_played_with_its_carried_pot_keeps_it_and_offers_no_way_out(
     client: FlaskClient, chain: tuple[int, int], record_hand: Callable[..., Any]
 ) -> None:
@@ -343,12 +354,7 @@ def test_an_evening_played_with_its_carried_pot_keeps_it_and_offers_no_way_out(
     assert out not in page
     assert "Hands were played with that pot, so it stays with this evening." in page
     refused = client.post(out, headers=EN)  # a page from before the hand
-    assert refused.status_code == 422
-    assert re.search(
-        rf'<li id="evening-{second}">\s*<a [^>]*>[^<]*</a>\s*<p class="error" role="alert">'
-        r"Hands were played with that pot",
-        refused.text,
-    )
+    assert refused_at(refused, second, "Hands were played with that pot")
     assert evening(client, second)["carried_in"] == 6
 
 
@@ -359,12 +365,7 @@ def test_a_closed_evening_keeps_its_carried_pot_and_the_group_page_says_why(
     group = evening_group(client, first)
     assert client.post(f"/api/v1/evenings/{second}/close").status_code == 200
     refused = client.post(f"/groups/{group}/evenings/{second}/carried-pot/out", headers=EN)
-    assert refused.status_code == 422
-    assert re.search(
-        rf'<li id="evening-{second}">\s*<a [^>]*>[^<]*</a>\s*<p class="error" role="alert">'
-        r"This evening is closed: reopen it on its settlement page first",
-        refused.text,
-    )
+    assert refused_at(refused, second, "This evening is closed: reopen it on its settlement")
     assert evening(client, second)["carried_in"] == 6
 
 
