@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Protocol
 
 from scorekeeper.core.rules.base import Message, msg
 
@@ -31,6 +32,31 @@ class StoredSave:
     version: int
     void: bool
     saved_at: datetime
+
+
+class Stored(Protocol):
+    """A stored hand as the shell holds it (a row, or the facts read directly)."""
+
+    @property
+    def number(self) -> int:
+        """Its number in the evening."""
+
+    @property
+    def version(self) -> int:
+        """Its current version."""
+
+    @property
+    def void_reason(self) -> str | None:
+        """Why it was voided; None while it stands."""
+
+    @property
+    def updated_at(self) -> datetime:
+        """When its current version was saved."""
+
+
+def saves_of(hands: Iterable[Stored]) -> list[StoredSave]:
+    """The evening's stored hands as the saves an Undo is checked against."""
+    return [StoredSave(h.number, h.version, h.void_reason is not None, h.updated_at) for h in hands]
 
 
 def last_standing(hands: Iterable[StoredSave]) -> StoredSave | None:

@@ -412,11 +412,7 @@ def undo_hand(evening: Evening, number: int, version: int, *, source: str) -> Ha
     ``UndoRefusedError`` and nothing changes."""
     lock_evening(evening)
     ensure_open(evening)
-    saves = [
-        undo.StoredSave(h.number, h.version, h.void_reason is not None, h.updated_at)
-        for h in evening.hands
-    ]
-    refusal = undo.undo_refusal(saves, number, version, utcnow())
+    refusal = undo.undo_refusal(undo.saves_of(evening.hands), number, version, utcnow())
     if refusal is not None:
         raise UndoRefusedError(refusal)
     hand, _ = void_hand(evening, number, {"reason": "undo", "version": version}, source=source)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from flask import current_app
+from flask import current_app, g
 from flask_babel import gettext
 from sqlalchemy import select
 
@@ -46,11 +46,15 @@ def table_for_evening(evening_id: int) -> TournamentTable | None:
 
     An evening is a table from the moment it exists (a round's start stores both in one
     transaction) or never, so an evening once found to be casual is remembered as such:
-    the check before every request then costs no query.
+    the check before every request then costs no query. A table found is kept for the
+    rest of the request: its page asks several times (the banner, the heading, the notes).
     """
     casual: set[int] = store(current_app, CASUAL, set)
     if evening_id in casual:
         return None
+    tables: dict[int, TournamentTable] = g.setdefault("tournament_tables", {})
+    if evening_id in tables:
+        return tables[evening_id]
     row = db.session.execute(
         select(Evening.id, TournamentTable)
         .outerjoin(TournamentTable, TournamentTable.evening_id == Evening.id)
@@ -62,6 +66,8 @@ def table_for_evening(evening_id: int) -> TournamentTable | None:
         if len(casual) >= CASUAL_KEPT:
             casual.clear()
         casual.add(evening_id)
+    else:
+        tables[evening_id] = row[1]
     return row[1]
 
 

@@ -110,9 +110,11 @@ class DoppenState:
     table: Table | None = None
 
 
-def _players_changed(before: Table | None, now: Table) -> bool:
-    """Whether someone joined or left: a swap of seats or a new dealer is no change."""
-    return before is not None and set(before.players) != set(now.players)
+def _splits(options: Options, before: Table | None, now: Table) -> bool:
+    """Whether the Kasse is shared out before ``now``: the house rule says so and someone
+    joined or left since ``before`` (a swap of seats or a new dealer is no change)."""
+    rule = options.get(KASSE_ON_CHANGE.key, KASSE_ON_CHANGE.earlier)
+    return rule == "split" and before is not None and set(before.players) != set(now.players)
 
 
 def split_lines(kasse: Kasse, before: Table) -> tuple[ScoreLine, ...]:
@@ -325,8 +327,7 @@ class Doppen(Variant):
         kasse: Kasse = state.kasse
         notes: list[ScoreLine] = []
         lines: list[ScoreLine] = []
-        changing = options.get(KASSE_ON_CHANGE.key, KASSE_ON_CHANGE.earlier)
-        if changing == "split" and _players_changed(state.table, table):
+        if _splits(options, state.table, table):
             lines += split_lines(kasse, state.table)
             kasse = Kasse()
         if kasse.is_empty:
@@ -387,8 +388,7 @@ class Doppen(Variant):
         """The Kasse at the end: notes paid in, contents shared out equally (§8) among
         those seated at the end; with ``kasse_on_change`` ``split`` and players changed
         after the last hand, among those who played it, whose Partie the change ended."""
-        changing = options.get(KASSE_ON_CHANGE.key, KASSE_ON_CHANGE.earlier)
-        if changing == "split" and _players_changed(state.table, table):
+        if _splits(options, state.table, table):
             return split_lines(state.kasse, state.table)
         return close_lines(state.kasse, table)
 

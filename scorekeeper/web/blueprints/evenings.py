@@ -263,10 +263,7 @@ def show(evening_id: int) -> Response:
         None,
     )
     form = new_form(current)
-    saves = [
-        undo.StoredSave(h.number, h.version, h.void_reason is not None, h.updated_at)
-        for h in current.evening.hands
-    ]
+    saves = undo.saves_of(current.evening.hands)
     page = render_template(
         "evenings/show.html",
         current=current,

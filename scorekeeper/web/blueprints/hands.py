@@ -40,7 +40,7 @@ from scorekeeper.db.kept import store
 from scorekeeper.db.models import Evening
 from scorekeeper.operations import carried_pots
 from scorekeeper.web import access
-from scorekeeper.web.forms import number_or_text
+from scorekeeper.web.forms import chosen_id, number_or_text
 from scorekeeper.web.hand_forms import hand_form
 from scorekeeper.web.jinja_filters import day
 from scorekeeper.web.json_shapes import text
@@ -360,15 +360,15 @@ def undo(evening_id: int, number: int) -> Response:
 
         return answer
 
-    version = request.form.get("version", "")
-    if not (version.isascii() and version.isdigit() and len(version) <= 9):
+    version = chosen_id(request.form.get("version", ""))
+    if version is None:
         return refused(
             gettext("This Undo is not from the receipt of a save, so nothing was taken back.")
         )()
 
     def make() -> Written[Response]:
         try:
-            operations.undo_hand(load(evening_id), number, int(version), source="page")
+            operations.undo_hand(load(evening_id), number, version, source="page")
         except operations.UndoRefusedError as error:
             raise Answered(refused(text(error.message))) from None
         flash(gettext("Hand %(n)s was taken back. The deal goes back to its dealer.", n=number))
