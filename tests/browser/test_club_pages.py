@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page
 
-from tests.browser.conftest import PHONE, PORTRAIT, LiveServer, OpenPage
+from tests.browser.conftest import PHONE, PORTRAIT, LiveServer, OpenPage, broken_words
 from tests.browser.test_accessibility import axe_findings, problems_on
 from tests.conftest import sqlite_only
 
@@ -168,6 +168,7 @@ def test_the_group_and_a_comparison_read_at_every_size(
     page.wait_for_load_state("load")
     assert problems_on(page) == []
     assert axe_of(open_page, size, page.url, "compare") == []
+    assert broken_words(page, "table.figures th, h1") == []  # a name's heads wrap whole
     assert page.evaluate(CUT_CELLS) == []
     assert page.get_by_role("heading", name=f"{LONG} und Bert").is_visible()
     assert "Eisten-Stalden: Geld" not in page.inner_text("main")  # no money kept there
