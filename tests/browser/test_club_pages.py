@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page
 
-from tests.browser.conftest import PHONE, PORTRAIT, LiveServer, OpenPage, broken_words
-from tests.browser.test_accessibility import axe_findings, problems_on
+from tests.browser.checks import axe_findings, broken_words, problems_on
+from tests.browser.conftest import PHONE, PORTRAIT, LiveServer, OpenPage
 from tests.conftest import sqlite_only
 
 #: The live server runs on a SQLite file of its own (conftest.py).

@@ -10,7 +10,8 @@ from playwright.sync_api import ConsoleMessage, Page, expect
 from tests.browser.conftest import LANDSCAPE, LiveServer, OpenPage
 
 # The accessibility checks' evenings of every game, shared rather than built twice.
-from tests.browser.test_accessibility import Seeded, pages, seeded  # noqa: F401
+from tests.browser.test_accessibility import world  # noqa: F401
+from tests.browser.world import World, walk
 from tests.conftest import sqlite_only
 
 #: The live server runs on a SQLite file of its own (conftest.py).
@@ -31,7 +32,7 @@ def listen(page: Page) -> list[str]:
 
 def test_the_policy_blocks_inline_code_but_none_of_the_pages(
     open_page: OpenPage,
-    seeded: Seeded,  # noqa: F811
+    world: World,  # noqa: F811
 ) -> None:
     page = open_page("de", LANDSCAPE)
     refused = listen(page)
@@ -47,10 +48,10 @@ def test_the_policy_blocks_inline_code_but_none_of_the_pages(
     assert len(refused) == 1, refused  # the policy is on, and this listener hears it
     refused.clear()
 
-    for _name, path in pages(seeded):
-        page.goto(path)
+    for visit in walk(world):
+        visit.go(page)
         page.wait_for_load_state("networkidle")
-    page.goto(f"/evenings/{seeded.evening}")
+    page.goto(f"/evenings/{world.evening}")
     expect(page.locator("html")).to_have_class("js")  # the table's own script ran
     page.locator("label.choice:has(input[name=contract][value=doppelt])").tap()
     page.locator("label.choice:has(input[name=bidder][value=Anna])").tap()

@@ -21,6 +21,7 @@ import pytest
 from playwright.sync_api import Locator, Page, Route, expect
 
 from tests.browser import taps
+from tests.browser.checks import broken_words, problems_on
 from tests.browser.conftest import (
     LANDSCAPE,
     PHONE,
@@ -29,10 +30,8 @@ from tests.browser.conftest import (
     SIZES,
     LiveServer,
     OpenPage,
-    broken_words,
 )
 from tests.browser.taps import Run
-from tests.browser.test_accessibility import problems_on
 from tests.conftest import sqlite_only
 
 #: The live server runs on a SQLite file of its own (conftest.py).

@@ -14,13 +14,13 @@ from fractions import Fraction
 
 from playwright.sync_api import Page, expect
 
+from tests.browser.checks import misaligned
 from tests.browser.conftest import (
     LANDSCAPE,
     PHONE,
     PORTRAIT,
     LiveServer,
     OpenPage,
-    misaligned,
     screenshot,
 )
 from tests.browser.test_flow import choose
@@ -210,3 +210,33 @@ def test_a_tournament_table_on_a_phone_shows_the_contracts_above_the_save_bar(
         assert row.evaluate(IN_VIEW), f"the {choice} row above the Save bar"
     assert phone.evaluate("window.scrollY") == 0
     screenshot(phone, LANG, "tournament-table")
+
+
+def test_the_board_follows_the_tables_but_not_while_a_form_is_filled_in(
+    open_page: OpenPage, live_server: LiveServer
+) -> None:
+    """docs/tournaments.md "Standings": the board of a round under way loads itself again
+    every 60 seconds; once the organiser has started filling in a form it no longer does,
+    and says so."""
+    client = live_server.client
+    tournament = create_tournament(client)
+    register(client, tournament, ALL_NAMES[:4])
+    draw(client, tournament)
+    start(client, tournament, 1)
+    laptop = open_page(LANG, LANDSCAPE)
+    laptop.clock.install()
+    laptop.goto(f"/tournaments/{tournament}/login?next=/tournaments/{tournament}/rounds/1")
+    laptop.locator("input[name=password]").fill(PASSWORD)
+    laptop.locator("main button.primary").tap()
+    expect(laptop).to_have_url(re.compile(rf"/tournaments/{tournament}/rounds/1$"))
+    laptop.evaluate("window.marked = true")
+    laptop.clock.run_for(61_000)
+    laptop.wait_for_function("window.marked === undefined")  # loaded again
+    expect(laptop.locator(".refresh-held")).to_have_count(0)
+
+    laptop.locator("input[name=confirm]").check()
+    laptop.evaluate("window.marked = true")
+    laptop.clock.run_for(121_000)
+    expect(laptop.locator(".refresh-held")).to_be_visible()
+    assert laptop.evaluate("window.marked") is True
+    assert laptop.locator("input[name=confirm]").is_checked()
