@@ -28,18 +28,26 @@
       if (target) { target.classList.remove("keypad-target"); }
       target = input;
       if (target) { target.classList.add("keypad-target"); }
+      // One mark only: a field tapped earlier loses its focus ring when the keypad moves on.
+      const focused = document.activeElement;
+      if (focused && focused !== target && focused.matches("[data-keypad]")) { focused.blur(); }
     }
     aim(form.querySelector("[data-keypad]"));
-    // A Misère's next player: after "Next player", or by itself once a second digit is
-    // typed (nobody holds 100 points); after the last, the first again.
-    function nextPlayer() {
+    // A Misère's next player: after "Next player" (after the last, the first again), or by
+    // itself once a second digit is typed (nobody holds 100 points; after the last player it
+    // stays). "Next player" right after such a move is the same step and moves no further:
+    // a player who taps it after two digits lands on the next player, not the one after.
+    let movedOn = false;
+    function nextPlayer(wrap) {
       const fields = Array.from(form.querySelectorAll("[data-misere]"));
-      if (!fields.length) { return; }
-      aim(fields[(fields.indexOf(target) + 1) % fields.length]);
+      const at = fields.indexOf(target);
+      if (!fields.length || (!wrap && at === fields.length - 1)) { return false; }
+      aim(fields[(at + 1) % fields.length]);
+      return true;
     }
 
     form.addEventListener("focusin", function (event) {
-      if (event.target.matches("[data-keypad]")) { aim(event.target); }
+      if (event.target.matches("[data-keypad]")) { aim(event.target); movedOn = false; }
     });
     form.addEventListener("change", function (event) {
       if (event.target.name === "contract") {
@@ -63,16 +71,25 @@
         }
         if (!target) { return; }
         const key = button.dataset.key;
-        if (key === "next") { nextPlayer(); return; }
+        if (key === "next") {
+          if (!movedOn) { nextPlayer(true); }
+          movedOn = false;
+          return;
+        }
+        movedOn = false;
         const typed = target;
+        // A Misère field holds two digits at most: a digit typed on a full one starts it
+        // over (a third digit would make 100 or more, which nobody holds).
+        const longest = section ? 2 : 3;
         if (key === "back") { typed.value = typed.value.slice(0, -1); }
         else if (key === "clear") { typed.value = ""; }
-        else if (typed.value.length < 3) { typed.value += key; }
+        else if (typed.value.length < longest) { typed.value += key; }
+        else if (section) { typed.value = key; }
         if (typed.name === "points") {
           const counted = form.querySelector("input[name=result][value=points]");
           if (counted) { counted.checked = true; }
         }
-        if (section && /^\d$/.test(key) && typed.value.length === 2) { nextPlayer(); }
+        if (section && /^\d$/.test(key) && typed.value.length === 2) { movedOn = nextPlayer(false); }
         typed.dispatchEvent(new Event("input", { bubbles: true }));
       });
     });

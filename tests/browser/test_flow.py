@@ -356,3 +356,36 @@ def test_tick_a_payment_and_see_it_on_another_tablet(
     expect(rows.nth(1)).not_to_have_class(re.compile(r"\bpaid\b"))
     expect(rows.nth(1).locator("button[name=action][value=tick]")).to_be_visible()
     shows(other.locator(".settle-progress"), say["one_ticked"], pattern=r"\b1\b.*\b3\b")
+
+
+def test_the_misere_keypad_moves_on_and_never_skips_a_player(
+    lang: str, open_page: OpenPage, live_server: LiveServer
+) -> None:
+    """docs/presentation.md "The table screen on a phone": two digits move on to the next
+    player; "Next player" right after that is the same step; after the last player the keypad
+    stays, and a digit on a full field starts it over. One field is marked at a time."""
+    evening = live_server.evening()
+    page = open_page(lang, PHONE)
+    page.goto(f"/evenings/{evening}")
+    choose(page, "contract", "misere")
+    misere = page.locator(".misere-entry")
+    field = [misere.locator(f"input[name=misere_{seat}]") for seat in range(4)]
+    marked = misere.locator(".keypad-target")
+    next_key = misere.locator(".keypad button[data-key='next']")
+
+    field[0].tap()  # the system keyboard's field; the keypad takes over from here
+    keypad(misere, "10")
+    expect(marked).to_have_attribute("name", "misere_1")
+    assert page.evaluate("document.activeElement.name") != "misere_0"  # one mark, not two
+    next_key.tap()  # taken as the same step
+    expect(marked).to_have_attribute("name", "misere_1")
+    keypad(misere, "5")
+    next_key.tap()
+    expect(marked).to_have_attribute("name", "misere_2")
+    keypad(misere, "25")
+    keypad(misere, "30")
+    expect(marked).to_have_attribute("name", "misere_3")  # the last stays marked
+    keypad(misere, "4")
+    assert [f.input_value() for f in field] == ["10", "5", "25", "4"]
+    next_key.tap()
+    expect(marked).to_have_attribute("name", "misere_0")  # asked for: round to the first
