@@ -271,15 +271,6 @@
   document.querySelectorAll(".hand-form").forEach(setupHandForm);
   outbox.start();
   document.querySelectorAll(".seat-list").forEach(setupSeats);
-  // New evening: another game is shown at once with its own seats, player count and house
-  // rules (the server renders them, names kept), so Start the evening is a single tap.
-  const game = document.querySelector("form select#variant");
-  const shownGame = game && game.form.querySelector("input[name=shown]");
-  if (shownGame) {
-    game.addEventListener("change", function () {
-      if (game.value !== shownGame.value) { game.form.requestSubmit(); }
-    });
-  }
   document.querySelectorAll("[data-undo]").forEach(setupUndo);
   document.querySelectorAll("dialog.counter").forEach(setupCounter);
   // After a save, the next hand's first choice must not start under the Save bar: the

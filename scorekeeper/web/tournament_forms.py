@@ -19,6 +19,7 @@ from wtforms import (
     StringField,
 )
 from wtforms.validators import Optional
+from wtforms.widgets import PasswordInput
 
 from scorekeeper.core.rules.variant import Variant
 from scorekeeper.core.validation import NAME_LENGTH, TEXT_LENGTH
@@ -64,10 +65,13 @@ def setup_form(
             ),
             validate_choice=False,
         )
+        # Kept in the form when it comes back (an error, another game): the organiser
+        # typed it on this device a moment ago, and an emptied field is easily missed.
         password = PasswordField(
             _l("Organiser password"),
             description=_l("At least 6 characters. You need it to run the rounds."),
             render_kw={"autocomplete": "new-password"},
+            widget=PasswordInput(hide_value=False),
         )
 
     add_settings(Form, variant, render, None)
@@ -103,6 +107,28 @@ def setup_form(
         field.choices = [c for c in field.choices if c.value != "carry"]
     form.option_keys = [spec.key for spec in variant.option_specs]
     form.players_errors = []
+    return form
+
+
+#: What the set-up keeps when another game is chosen in it: all but the house rules.
+KEPT_ON_GAME_CHANGE = (
+    "title",
+    "date",
+    "place",
+    "rounds",
+    "deals_per_player",
+    "scoring",
+    "password",
+)
+
+
+def game_changed_setup_form(variant: Variant, render: Any, formdata: Any) -> FlaskForm:
+    """The set-up for another game: what was typed for the previous one, with the new
+    game's house rules (the ones sent were the other game's)."""
+    typed = setup_form(variant, render, formdata=formdata)
+    form = setup_form(variant, render)
+    for name in KEPT_ON_GAME_CHANGE:
+        form[name].data = typed[name].data
     return form
 
 

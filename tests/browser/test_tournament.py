@@ -240,3 +240,23 @@ def test_the_board_follows_the_tables_but_not_while_a_form_is_filled_in(
     expect(laptop.locator(".refresh-held")).to_be_visible()
     assert laptop.evaluate("window.marked") is True
     assert laptop.locator("input[name=confirm]").is_checked()
+
+
+def test_choosing_another_game_in_the_set_up_shows_its_rules_at_once(
+    open_page: OpenPage, live_server: LiveServer
+) -> None:
+    """docs/tournaments.md "Shape": one tap on the game list shows Doppen's house rules,
+    the name and password typed kept; the next tap sets up a Doppen tournament."""
+    page = open_page(LANG, PORTRAIT)
+    page.goto("/tournaments/new")
+    page.locator("#title").fill("Doppen im Museum")
+    page.locator("#password").fill(PASSWORD)
+    with page.expect_navigation():
+        page.locator("#variant").select_option("doppen/kirchberg")
+    expect(page.locator("p.warning[role=status]")).to_contain_text("Doppen")
+    expect(page.locator("#title")).to_have_value("Doppen im Museum")
+    expect(page.locator("#password")).to_have_value(PASSWORD)
+    page.locator("main button.primary.big").tap()
+    expect(page).to_have_url(re.compile(r"/tournaments/\d+/players$"))
+    listed = live_server.api("GET", "/tournaments")["tournaments"]
+    assert [t["game"] for t in listed if t["name"] == "Doppen im Museum"] == ["doppen"]

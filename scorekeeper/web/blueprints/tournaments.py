@@ -38,12 +38,23 @@ from scorekeeper.web.tournament_forms import (
     EntrantForm,
     LoginForm,
     SwapForm,
+    game_changed_setup_form,
     setup_body,
     setup_form,
 )
 from scorekeeper.web.writing import Answered, Written, write
 
 bp = Blueprint("tournaments", __name__, url_prefix="/tournaments")
+
+
+@bp.after_request
+def forms_sent_back_are_not_kept(response: Response) -> Response:
+    """A form sent back (an error, another game chosen) holds the password just typed: the
+    browser keeps no copy of it, in its cache or its history."""
+    if request.method == "POST" and response.status_code not in (301, 302, 303, 307, 308):
+        response.headers["Cache-Control"] = "no-store"
+    return response
+
 
 #: Seconds each page of the projector's standings stays up before the next one (or,
 #: with one page, before it refreshes).
@@ -58,8 +69,11 @@ def tournament_variants() -> dict[tuple[str, str], object]:
 
 
 def chosen_variant() -> tuple[str, str]:
-    """The game and variant picked on the set-up page (default: the first one)."""
-    game, _, key = (request.values.get("variant") or "").partition("/")
+    """The game and variant picked on the set-up page (default: the first one). The form's
+    own choice wins over the address's: the game shown when the form is sent is the game
+    set up."""
+    chosen = request.form.get("variant") or request.args.get("variant") or ""
+    game, _, key = chosen.partition("/")
     allowed = tournament_variants()
     return (game, key) if (game, key) in allowed else next(iter(allowed))
 
@@ -83,9 +97,21 @@ def new() -> str:
 
 
 @bp.post("")
-def create() -> Response | tuple[str, int]:
-    """Set up a tournament; whoever sets it up is its organiser on this device."""
-    variant = get_variant(*chosen_variant())
+def create() -> Response | str | tuple[str, int]:
+    """Set up a tournament; whoever sets it up is its organiser on this device. After
+    another game was chosen in the form, first show that game's house rules, the rest
+    kept."""
+    chosen = chosen_variant()
+    variant = get_variant(*chosen)
+    if request.form.get("shown", "/".join(chosen)) != "/".join(chosen):
+        form = game_changed_setup_form(variant, text, request.form)
+        return render_template(
+            "tournaments/setup.html",
+            form=form,
+            variant=variant,
+            games=tournament_variants(),
+            changed=True,
+        )
     form = setup_form(variant, text, formdata=request.form)
     form.validate()
 
