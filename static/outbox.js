@@ -442,7 +442,8 @@
     }
     function render(busy) {
       const items = queue();
-      markPending(items.length);
+      // A hand given back into the form is being corrected there, not waiting to be sent.
+      markPending(items.filter(function (i) { return i.id !== givenBack; }).length);
       band.textContent = "";
       if (items.length === 0) {
         band.hidden = !(lastSaved && touched);
@@ -475,7 +476,8 @@
       title.appendChild(strong);
       if (!form) {
         strong.textContent = texts.closed;
-      } else if (head.state === "held" && head.message) {
+      } else if (head.state === "held" && head.message && head.id !== givenBack) {
+        // Given back, the form below says what to fix, beside the fields.
         title.appendChild(document.createTextNode(" " + head.message));
       }
       band.appendChild(title);

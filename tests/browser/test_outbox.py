@@ -257,6 +257,13 @@ def test_a_refused_hand_comes_back_and_holds_the_queue(hall: Hall) -> None:
     expect(page.locator("#entry .error").first).to_contain_text("between 0 and 70")
     expect(page.locator("input[name=points]")).to_have_value("99")
     expect(page.locator("input[name=bidder][value=Bert]")).to_be_checked()
+    # Said once, at the field; the band stays where it is, over nothing of the form; the
+    # hand given back is being corrected, not counted as waiting.
+    expect(band).not_to_contain_text("between 0 and 70")
+    assert band.evaluate("(el) => getComputedStyle(el).position") == "static"
+    expect(page.locator(".pending-note")).to_have_text(
+        "Pot and balances: 1 hand waiting to be sent is not counted yet."
+    )
     screenshot(page, "en", "outbox-refused")
     assert inputs(hall.hands(evening)) == [("einfach", "Anna", 41)]
 
@@ -400,7 +407,7 @@ def test_hands_waiting_for_a_closed_evening_stay_in_view(hall: Hall) -> None:
     expect(band).to_contain_text("This evening is closed: these hands were not saved.")
     expect(band.locator("li")).to_contain_text("Hand 1: Einfach · Bert · 40")
     page.once("dialog", lambda dialog: dialog.accept())
-    band.get_by_role("button", name="Discard").tap()
+    band.get_by_role("button", name="Do not save it").tap()
     expect(band).to_be_hidden()
     assert hall.hands(evening) == []
 
