@@ -270,7 +270,8 @@ COVERED = r"""
 }
 """
 
-#: In the page: two controls whose boxes overlap, where neither holds the other. Controls
+#: In the page: two controls whose boxes overlap, where neither holds the other, and a
+#: control whose text sticks out of its box (over its neighbour's). Controls
 #: in a bar that stays in place while the page scrolls (the Save bar) are left to
 #: ``COVERED``: any control may pass under them.
 OVERLAPPING = r"""
@@ -296,6 +297,14 @@ OVERLAPPING = r"""
   const describe = (el) => `<${el.tagName.toLowerCase()}> "`
     + (el.textContent || el.value || el.name || "").trim().replace(/\s+/g, " ").slice(0, 30)
     + `"`;
+  for (const {el} of controls) {
+    // Text that sticks out of its own control's box is drawn over its neighbour's.
+    const style = getComputedStyle(el);
+    if (style.display !== "inline" && style.overflowX === "visible"
+        && el.scrollWidth > el.clientWidth + 1 && el.clientWidth > 0) {
+      found.push(`${describe(el)} sticks out of its box: ${el.scrollWidth} > ${el.clientWidth}`);
+    }
+  }
   controls.forEach((one, i) => {
     for (const other of controls.slice(i + 1)) {
       if (one.el.contains(other.el) || other.el.contains(one.el)) continue;
