@@ -43,6 +43,8 @@ class World:
     evening: int
     saved: int
     doppen: int
+    #: The Doppen evening's last hand: everybody passed.
+    passed: int
     troggu: int
     striche: int
     group: int
@@ -73,6 +75,7 @@ def build(live_server: LiveServer) -> World:
     game = {"game": "doppen", "players": PLAYERS, "first_dealer": "Dora", "group": group}
     doppen = int(live_server.api("POST", "/evenings", game)["id"])
     live_server.hand(doppen, {"contract": "dreier", "soloist": LONG, "points": 41})
+    passed = live_server.hand(doppen, {"contract": "pass", "penalties": []})
     game = {"game": "troggu", "variant": "visp", "players": SEVEN}
     troggu = int(live_server.api("POST", "/evenings", game)["id"])
     live_server.hand(
@@ -84,7 +87,7 @@ def build(live_server: LiveServer) -> World:
     members = live_server.api("GET", f"/groups/{group}")["members"]
     member = next(m["id"] for m in members if m["name"] == LONG)
     tournament, code = tournament_under_way(live_server)
-    return World(evening, saved, doppen, troggu, striche, group, member, tournament, code)
+    return World(evening, saved, doppen, passed, troggu, striche, group, member, tournament, code)
 
 
 def tick_first_payment(live_server: LiveServer, evening: int) -> None:
@@ -173,6 +176,12 @@ def misere(page: Page) -> None:
     expect(page.locator(".misere-entry")).to_be_visible()
 
 
+def explained(page: Page) -> None:
+    """Open the receipt's "how it is computed": every line of the hand."""
+    page.locator("section.saved details.why summary").tap()
+    expect(page.locator("section.saved details.why .lines")).to_be_visible()
+
+
 def logged_in(page: Page) -> None:
     """Log in as the tournament's organiser, landing on the page asked for."""
     page.locator("input[name=password]").fill(PASSWORD)
@@ -195,6 +204,7 @@ def walk(world: World) -> list[Visit]:
         Visit("table", base),
         Visit("table-misere", base, misere),
         Visit("table-saved", f"{base}?saved={world.saved}"),
+        Visit("table-saved-explained", f"{base}?saved={world.saved}", explained),
         Visit("history", f"{base}/hands"),
         Visit("edit", f"{base}/hands/1/edit"),
         Visit(
@@ -210,6 +220,7 @@ def walk(world: World) -> list[Visit]:
             "settings-refused", f"{base}/settings", refused(primary, {"#opt_unit_value": "zehn"})
         ),
         Visit("doppen-table", f"/evenings/{world.doppen}"),
+        Visit("doppen-saved", f"/evenings/{world.doppen}?saved={world.passed}", explained),
         Visit("doppen-settlement", f"/evenings/{world.doppen}/settlement"),
         Visit("troggu-table", f"/evenings/{world.troggu}"),
         Visit("striche-table", f"/evenings/{world.striche}"),
