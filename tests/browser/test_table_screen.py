@@ -291,6 +291,12 @@ def test_a_reference_hand_fits_one_screen(
     # The live result is asked for a moment after the last tap: it is busy until the answer
     # for the whole entry is shown.
     expect(page.locator("#preview")).not_to_have_attribute("aria-busy", "true")
+    # The contract tapped stays in view: in its row, or named first in the Save bar (on a
+    # phone the rest of the hand moves its row out of view).
+    chosen = page.locator("#entry label.choice:has(input[name=contract]:checked) span")
+    named = page.locator("#preview .preview-contract")
+    expect(named).to_have_text(chosen.inner_text())
+    assert named.evaluate(IN_VIEW)
     # Points (or Striche), and Doppen's money through the Kasse on a line of its own.
     preview = page.locator("#entry .save-bar .preview .deltas")
     expect(preview.first).to_be_visible()

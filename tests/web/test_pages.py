@@ -314,6 +314,24 @@ def test_preview_shows_what_the_hand_pays(client: FlaskClient, evening: int) -> 
     assert client.get(f"/api/v1/evenings/{evening}").json["hands"] == []
 
 
+def test_the_live_result_names_the_chosen_contract(client: FlaskClient, evening: int) -> None:
+    """docs/presentation.md: the Save bar keeps the contract just tapped in view."""
+    complete = client.post(f"/evenings/{evening}/hands/preview", data=BID, headers=EN)
+    assert '<strong class="preview-contract">Doppelt</strong> · ' in complete.text
+    incomplete = client.post(
+        f"/evenings/{evening}/hands/preview", data={"contract": "einfach"}, headers=EN
+    )
+    assert '<strong class="preview-contract">Einfach</strong>' in incomplete.text
+    nothing = client.post(f"/evenings/{evening}/hands/preview", data={}, headers=EN)
+    assert "preview-contract" not in nothing.text
+    # Eisten-Stalden chooses a team, not a contract: its live result names none.
+    body = {"game": "troggu", "variant": "eisten-stalden", "players": list("ABCDEF")}
+    striche = client.post("/api/v1/evenings", json=body).json["id"]
+    answer = client.post(f"/evenings/{striche}/hands/preview", data={"team": "A"}, headers=EN)
+    assert answer.status_code == 200
+    assert "preview-contract" not in answer.text
+
+
 def test_undo_voids_and_gives_the_deal_back(client: FlaskClient, evening: int) -> None:
     client.post(f"/evenings/{evening}/hands", data={**BID, "token": "u"})
     undo = {"version": "1"}  # the receipt's: the save it offers Undo for

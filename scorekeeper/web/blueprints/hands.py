@@ -12,6 +12,7 @@ import secrets
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from flask import (
     Blueprint,
@@ -338,11 +339,22 @@ def preview(evening_id: int) -> str:
     db.session.rollback()
     return render_template(
         "hands/_preview.html",
+        contract=chosen_contract(form),
         result=result,
         problems=problems,
         tally=current.variant.keeps_tally,
         currency=current.evening.options.get("currency", ""),
     )
+
+
+def chosen_contract(form: Any) -> str | None:
+    """The label of the contract chosen in the form, as its button says it: the live result
+    names it, so it stays in view in the Save bar when the page has moved the contract's
+    row out of view to show the rest of the hand (docs/presentation.md)."""
+    if "contract" not in form:  # Eisten-Stalden: a team, no contract to choose
+        return None
+    field = form["contract"]
+    return next((str(c.label) for c in field.choices if c.value == field.data), None)
 
 
 @bp.post("/<int:number>/undo")
