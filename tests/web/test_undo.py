@@ -158,3 +158,17 @@ def test_an_older_hands_receipt_offers_no_undo_and_says_where_hands_are_correcte
     assert f'href="/evenings/{evening}/hands#hand-1"' in page
     history = client.get(f"/evenings/{evening}/hands", headers=EN).text
     assert 'id="hand-1"' in history
+
+
+def test_the_next_hand_says_why_a_number_is_skipped(client: FlaskClient, evening: int) -> None:
+    """The hand after a void says whether it was taken back with Undo or voided for a
+    reason (docs/recording.md: numbers stay as stored)."""
+    save(client, evening, "a")
+    client.post(f"/evenings/{evening}/hands/1/void", data={"reason": "falsch gezählt"})
+    page = client.get(f"/evenings/{evening}", headers=EN).text
+    assert "Hand 1 was voided (falsch gezählt): this hand is saved as hand 2." in page
+    assert "taken back" not in page
+    action, fields = undo_form(save(client, evening, "b"))
+    client.post(action, data=fields, headers=EN)
+    page = client.get(f"/evenings/{evening}", headers=EN).text
+    assert "Hand 2 was taken back: this hand is saved as hand 3." in page
