@@ -109,9 +109,10 @@
       if (!total) { return; }
       const less = form.querySelector("input[name=" + total.dataset.less + "]");
       const aside = less ? parseInt(less.value, 10) : NaN;
-      if (!isNaN(aside)) {
-        total.textContent = String(parseInt(total.dataset.checksumTotal, 10) - aside);
-      }
+      // Without the talon's (or Tapp's) points: the range saving accepts, as rendered.
+      if (total.dataset.range === undefined) { total.dataset.range = total.textContent; }
+      total.textContent = isNaN(aside) ? total.dataset.range :
+        String(parseInt(total.dataset.checksumTotal, 10) - aside);
     }
 
     // The live result is busy from a change until the answer for the newest entry is

@@ -83,6 +83,18 @@ def test_misere_at_seven_needs_the_fool_and_i_in_the_tapp(client: FlaskClient) -
     assert deltas["Anna"] < 0
 
 
+def test_the_misere_sum_says_what_it_may_add_up_to_before_the_tapp_is_counted(
+    client: FlaskClient,
+) -> None:
+    """docs/troggu.md §2: the players hold 114 less the Tapp; before the Tapp is counted the
+    checksum names the range saving accepts (the Tapp's fewest and most points), not "114 −
+    Tapp", which a sum of 114 seemed to match."""
+    five = client.get(f"/evenings/{troggu(client, 'visp', SEVEN[:5])}", headers=EN).text
+    assert "79 to 107 (114 less the Tapp)" in five
+    seven = client.get(f"/evenings/{troggu(client, 'visp', SEVEN)}", headers=EN).text
+    assert "84 to 100 (114 less the Tapp)" in seven
+
+
 def test_bad_troggu_hand_is_shown_next_to_the_field(client: FlaskClient) -> None:
     evening = troggu(client, "st-niklaus", SEVEN[:4])
     data = {"contract": "normal", "declarer": "Anna", "points": "120", "token": "x"}
