@@ -221,6 +221,9 @@ def test_misere_checksum_follows_every_digit(
     # against that, as the warning on saving counts it.
     misere.locator("input[name=talon_points]").fill("8")
     expect(misere.locator(".checksum")).to_contain_text("62 / 62")
+    misere.locator("input[name=talon_points]").fill("")  # back to the pack's total
+    expect(misere.locator(".checksum")).to_contain_text("62 / 70")
+    misere.locator("input[name=talon_points]").fill("8")
     form.locator("button.save").tap()
     banner = page.locator("section.saved")
     shows(banner.locator("h2"), say["saved"], pattern=r"\b1\b")
