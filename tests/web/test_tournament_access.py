@@ -370,6 +370,10 @@ def test_the_organiser_correcting_without_a_reason_stays_on_the_correction(
         page.text,
     )
     assert at_field is not None
+    # The summary at the top links to it, and the field comes first in the form.
+    assert '<a href="#correction">Say why this finished table is corrected.</a>' in page.text
+    form = page.text.split('class="hand-form', 1)[1]
+    assert form.index('id="correction"') < form.index('name="contract"')
     assert "has played its last hand" not in page.text
     assert 'value="44"' in page.text
     assert re.search(rf'<input checked[^>]*name="bidder"[^>]*value="{bidder}"', page.text)

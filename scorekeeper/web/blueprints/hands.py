@@ -457,7 +457,7 @@ def update(evening_id: int, number: int) -> Response | tuple[str, int]:
     facts["version"] = number_or_text(version)
     if needs_reason(evening, request.form.get("correction")):
         missing = gettext("Say why this finished table is corrected.")
-        form.form_errors.append(missing)
+        form.correction_errors = [missing]  # the summary links it to its field
         return render_edit(evening, number, form, correction_errors=(missing,), status=422)
     correction = correction_reason(evening, request.form.get("correction"))
 
