@@ -74,6 +74,12 @@ class EveningView:
         """Each party's net in cents with the evening's end rule (``settlement.nets``)."""
         return nets(self.variant, self.evening.options, self.ledger, self.next_table).net
 
+    def ended(self) -> dict[str, int]:
+        """Each party's units once the evening's end rule has dealt with the pot: what a
+        closed evening's table screen shows, as its settlement and a tournament's
+        standings count it (``settlement.nets``)."""
+        return nets(self.variant, self.evening.options, self.ledger, self.next_table).final
+
 
 @dataclass(frozen=True, slots=True)
 class EveningSummary:

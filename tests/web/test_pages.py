@@ -512,3 +512,22 @@ def test_correct_the_settings(client: FlaskClient, evening: int) -> None:
     # A version no form sends ("²" reads as a digit but is none) is refused in words.
     forged = client.post(f"/evenings/{evening}/settings", data={**data, "version": "²"}, headers=EN)
     assert forged.status_code == 422
+
+
+def test_a_closed_evening_shows_its_end_as_settled(client: FlaskClient, evening: int) -> None:
+    """docs/presentation.md "A finished tournament table": a closed evening's table screen
+    shows the pot and balances after its end rule (the pot of 6 split), as the settlement
+    and a tournament's standings count them, not the running balances before it."""
+    hand = {"contract": "einfach", "bidder": "Anna", "points": 20}
+    assert client.post(f"/api/v1/evenings/{evening}/hands", json=hand).status_code == 201
+    running = client.get(f"/evenings/{evening}", headers=EN).text
+    assert '<span class="name">Anna</span> <span class="amount minus">\u22123</span>' in running
+    final = client.get(f"/api/v1/evenings/{evening}/settlement").json["final"]
+    assert client.post(f"/evenings/{evening}/close").status_code == 303
+    page = client.get(f"/evenings/{evening}", headers=EN).text
+    assert "The evening is closed: the pot and balances after its end rule" in page
+    assert "<span>Pot</span> <strong>0</strong>" in page
+    shown = dict(
+        re.findall(r'<span class="name">(\w+)</span> <span class="amount[^"]*">([^<]+)<', page)
+    )
+    assert {p: int(v.replace("\u2212", "-").lstrip("+")) for p, v in shown.items()} == final

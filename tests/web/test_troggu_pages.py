@@ -87,7 +87,7 @@ def test_the_misere_sum_says_what_it_may_add_up_to_before_the_tapp_is_counted(
     client: FlaskClient,
 ) -> None:
     """docs/troggu.md §2: the players hold 114 less the Tapp; before the Tapp is counted the
-    checksum names the range saving accepts (the Tapp's fewest and most points), not "114 −
+    checksum names the range saving accepts (the Tapp's fewest and most points), not "114 minus
     Tapp", which a sum of 114 seemed to match."""
     five = client.get(f"/evenings/{troggu(client, 'visp', SEVEN[:5])}", headers=EN).text
     assert "79 to 107 (114 less the Tapp)" in five

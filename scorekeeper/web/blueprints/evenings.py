@@ -264,8 +264,10 @@ def show(evening_id: int) -> Response:
     )
     form = new_form(current)
     saves = undo.saves_of(current.evening.hands)
+    closed = current.evening.closed_at is not None and not current.variant.keeps_tally
     page = render_template(
         "evenings/show.html",
+        ended=current.ended() if closed else None,
         current=current,
         form=form,
         entry_fields=blank_entry(current, form) if current.evening.closed_at is None else None,
