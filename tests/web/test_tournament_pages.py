@@ -278,12 +278,14 @@ def test_a_player_can_drop_out_and_come_back(client: FlaskClient) -> None:
     assert row is not None
     assert "withdrawn before round 1" in row.group(1)
     assert 'value="return"' in row.group(1)
+    assert "Clara drops out: not drawn again. Plays again brings them back." in page
     entrants = ok(client.get(f"/api/v1/tournaments/{tournament}/entrants"))["entrants"]
     assert entrants[2]["left_after"] == 0
     assert sorted(seated(draw(client, tournament)["tables"][0])) == [1, 2, 4, 5]
     page = follow(
         client, client.post(f"/tournaments/{tournament}/players/3", data={"change": "return"})
     )
+    assert "Clara plays again." in page
     entrants = ok(client.get(f"/api/v1/tournaments/{tournament}/entrants"))["entrants"]
     assert (entrants[2]["left_after"], entrants[2]["present"]) == (None, True)
     unknown = client.post(f"/tournaments/{tournament}/players/3", data={"change": "fly"})
@@ -481,3 +483,19 @@ def test_another_game_chosen_in_the_set_up_shows_its_rules_and_sets_up_nothing(
     assert created.status_code == 303
     (tournament,) = ok(client.get("/api/v1/tournaments"))["tournaments"]
     assert (tournament["game"], tournament["name"]) == ("doppen", "Doppen im Museum")
+
+
+def test_a_name_registered_twice_is_pointed_out(client: FlaskClient) -> None:
+    """Names may repeat (two Anna Meier, told apart by number), but a name typed twice by
+    mistake must be seen: the page says which number has it already."""
+    tournament = create_tournament(client)
+    register(client, tournament, ["Anna Meier", "Bert"])
+    page = follow(
+        client, client.post(f"/tournaments/{tournament}/players", data={"name": "anna meier"})
+    )
+    assert "anna meier has start number 3." in page
+    assert "anna meier was registered already, with start number 1." in page
+    other = follow(
+        client, client.post(f"/tournaments/{tournament}/players", data={"name": "Clara"})
+    )
+    assert "registered already" not in other

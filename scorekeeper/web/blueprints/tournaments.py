@@ -239,6 +239,23 @@ def register(tournament_id: int) -> Response | tuple[str, int]:
             place_errors(form, error.errors, text)
             raise Answered(refused) from None
         flash(gettext("%(name)s has start number %(n)s.", name=entrant.name, n=entrant.number))
+        namesakes = [
+            e.number
+            for e in entrant.tournament.entrants
+            if e is not entrant and e.name.casefold() == entrant.name.casefold()
+        ]
+        if namesakes:
+            # Names may repeat (two Anna Meier); a name typed twice by mistake must be seen.
+            flash(
+                gettext(
+                    "%(name)s was registered already, with start number %(n)s. Two players of "
+                    "that name are told apart by their numbers; if it is the same person, let "
+                    "the new number drop out.",
+                    name=entrant.name,
+                    n=", ".join(str(n) for n in sorted(namesakes)),
+                ),
+                "warning",
+            )
         players_page = url_for("tournaments.players", tournament_id=tournament_id)
         return Written(redirect(players_page + "#register", 303))
 
@@ -251,6 +268,20 @@ ENTRANT_CHANGES: dict[str, dict[str, bool]] = {
     "check_out": {"present": False},
     "drop": {"dropped": True},
     "return": {"dropped": False, "present": True},
+}
+
+
+#: What the page says after each button, so a tap is seen to have worked (and a drop-out
+#: how to undo it).
+ENTRANT_CHANGED: dict[str, Callable[[str], str]] = {
+    "check_in": lambda name: gettext("%(name)s is here.", name=name),
+    "check_out": lambda name: gettext(
+        "%(name)s is not here: not drawn until checked in.", name=name
+    ),
+    "drop": lambda name: gettext(
+        "%(name)s drops out: not drawn again. Plays again brings them back.", name=name
+    ),
+    "return": lambda name: gettext("%(name)s plays again.", name=name),
 }
 
 
@@ -267,6 +298,7 @@ def change_player(tournament_id: int, number: int) -> Response:
         if change not in ENTRANT_CHANGES:
             abort(400)
         tournament_setup.change_entrant(tournament, entrant, ENTRANT_CHANGES[change])
+        flash(ENTRANT_CHANGED[change](entrant.name))
         players_page = url_for("tournaments.players", tournament_id=tournament_id)
         return Written(redirect(players_page + f"#p{number}", 303))
 
