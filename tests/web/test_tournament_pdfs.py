@@ -245,13 +245,14 @@ def test_cards_use_the_public_address(
     made = build()
     tables = start(client, made["id"])["tables"]
     page = client.get(f"/tournaments/{made['id']}/rounds/1").get_data(as_text=True)
-    assert "SCOREKEEPER_PUBLIC_URL" in page
+    assert "an address only this computer knows" in page
+    assert "PUBLIC_URL in README.md" in page
     app.config["PUBLIC_URL"] = "http://192.168.1.20:5000/"
     text = pdf_text(get_pdf(client, f"/tournaments/{made['id']}/rounds/1/cards.pdf"))
     assert f"http://192.168.1.20:5000/t/{tables[0]['code']}" in text
     assert "192.168.1.20:5000/t " in text or "192.168.1.20:5000/t\n" in text
     page = client.get(f"/tournaments/{made['id']}/rounds/1").get_data(as_text=True)
-    assert "SCOREKEEPER_PUBLIC_URL" not in page
+    assert "an address only this computer knows" not in page
 
 
 def test_blank_sheets_one_page_per_table_with_a_row_per_hand(
