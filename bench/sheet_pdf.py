@@ -1,24 +1,39 @@
-"""Time the score sheet PDF of a 200-hand evening against WeasyPrint alone.
+"""Time the score sheet PDF of long evenings against WeasyPrint alone on a plain table.
 
-Our export loads the evening, replays it, draws the chart, renders the template and hands
-the HTML to WeasyPrint. The baseline is WeasyPrint alone on the same, already rendered HTML
-with the same stylesheet: the library's own cost. The difference is our overhead.
+For each game and table size, an evening of 200 and 1,000 hands (players named as people
+are named) is built in a temporary SQLite database with a fixed seed. Then, alternating
+run by run so a busy moment of the machine hits both alike:
 
-Run from the checkout: ``.venv/bin/python bench/sheet_pdf.py``
+- **our sheet**: what ``GET /evenings/<id>/sheet.pdf`` does: load the evening, replay it,
+  draw the chart, render the template and WeasyPrint with the print styles;
+- **WeasyPrint alone**: an HTML ``<table>`` holding the sheet's own cell texts (every row
+  of every table of our sheet, as text), with no stylesheet beyond ``@page`` and 8 pt
+  type: the least any printout of those cells can cost.
+
+It prints, per evening: hands, players, pages of our sheet and of the plain table, hands a
+page, both times (best of the runs) and their ratio. The figures and the target (a ratio
+of at most 2) are in bench/README.md.
+
+Run from the checkout: ``.venv/bin/python bench/sheet_pdf.py`` (about ten minutes; add
+``--long`` for the 10,000-hand evening too, and ``--quick`` for 200 hands only).
 """
 
 from __future__ import annotations
 
+import argparse
 import io
 import random
-import statistics
 import tempfile
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
+from html import escape
+from html.parser import HTMLParser
 from pathlib import Path
+from typing import Any
 
 import weasyprint
-from flask import render_template
+from flask import Flask, render_template
 from flask_babel import force_locale
 from pypdf import PdfReader
 
@@ -29,59 +44,172 @@ from scorekeeper.web.blueprints.exports import sheet_pdf_bytes
 from scorekeeper.web.hand_forms import hand_form
 from scorekeeper.web.presentation import chart
 
-HANDS = 200
-RUNS = 5
-PLAYERS = ["Anna", "Bert", "Clara", "Dora", "Emil"]
-CONTRACTS = ["einfach", "einfach", "doppelt", "ohne", "gegen"]
+RUNS = 3
+NAMES = [
+    "Annelies",
+    "Bartholomäus",
+    "Christine",
+    "Dorothea",
+    "Emmanuel",
+    "Friederike",
+    "Gottfried",
+    "Hildegard",
+]
+LAST_TRICKS = ["none"] * 6 + ["pagat_won", "pagat_lost", "king_won", "king_lost"]
 
 
-def hand(rnd: random.Random) -> dict[str, object]:
-    """A plausible hand of a five-player table."""
-    if rnd.random() < 0.12:
-        points = [rnd.randint(6, 20) for _ in PLAYERS[:-1]]
-        points.append(max(0, 67 - sum(points)))
-        return {"contract": "misere", "points": dict(zip(PLAYERS, points, strict=True))}
-    bidder = rnd.choice(PLAYERS)
-    partner = rnd.choice([None, *[p for p in PLAYERS if p != bidder]])
-    last = rnd.choice(["none"] * 6 + ["pagat_won", "pagat_lost", "king_won", "king_lost"])
-    return {
-        "contract": rnd.choice(CONTRACTS),
+def troggen_hand(rnd: random.Random, players: list[str]) -> dict[str, Any]:
+    """A plausible Troggen hand: a bid (with a partner at five and six) or a Misère."""
+    if rnd.random() < 0.1:
+        total = {4: 70, 5: 67, 6: 66}.get(len(players), 70)
+        points = [rnd.randint(4, total // len(players)) for _ in players[:-1]]
+        points.append(max(0, total - 8 - sum(points)))
+        return {"contract": "misere", "points": dict(zip(players, points, strict=True))}
+    bidder = rnd.choice(players)
+    hand: dict[str, Any] = {
+        "contract": rnd.choice(["einfach", "einfach", "doppelt", "ohne", "gegen"]),
         "bidder": bidder,
-        "partner": partner,
-        "points": rnd.randint(12, 60),
-        "last_trick": last,
+        "points": rnd.randint(15, 55),
+        "last_trick": rnd.choice(LAST_TRICKS),
     }
+    if len(players) >= 5:
+        hand["partner"] = rnd.choice([None, *[p for p in players if p != bidder]])
+    return hand
 
 
-def interleaved(
-    first: Callable[[], object], second: Callable[[], object], runs: int
-) -> tuple[list[float], list[float]]:
-    """Wall times of both, alternating, so a busy moment of the machine hits both alike."""
-    times: tuple[list[float], list[float]] = ([], [])
-    for _ in range(runs):
-        for fn, into in ((first, times[0]), (second, times[1])):
-            start = time.perf_counter()
-            fn()
-            into.append(time.perf_counter() - start)
-    return times
+def doppen_hand(rnd: random.Random, players: list[str]) -> dict[str, Any]:
+    """A plausible Doppen hand: a game of each kind, now and then everybody passes."""
+    if rnd.random() < 0.05:
+        return {"contract": "pass", "penalties": []}
+    contract = rnd.choice(["dreier", "dreier", "unterer", "zweier", "einer", "solo"])
+    return {"contract": contract, "soloist": rnd.choice(players), "points": rnd.randint(20, 55)}
 
 
-def main() -> None:
-    """Build the evening, then time both in the same process, interleaved."""
-    folder = Path(tempfile.mkdtemp(prefix="sheet-bench-"))
-    app = create_app(
-        {"DATABASE_URL": f"sqlite:///{folder / 'bench.sqlite'}"}, instance_path=str(folder)
-    )
+def troggu_hand(rnd: random.Random, players: list[str]) -> dict[str, Any]:
+    """A plausible Troggu (Visp) hand at eight: a declarer and the partner called."""
+    declarer = rnd.choice(players)
+    partner = rnd.choice([p for p in players if p != declarer])
+    points = rnd.randint(40, 90)
+    return {"contract": "normal", "declarer": declarer, "partner": partner, "points": points}
+
+
+@dataclass(frozen=True)
+class Case:
+    """An evening to print."""
+
+    game: str
+    variant: str | None
+    players: int
+    hands: int
+    make: Callable[[random.Random, list[str]], dict[str, Any]]
+
+    @property
+    def label(self) -> str:
+        return f"{self.game}{'/' + self.variant if self.variant else ''}"
+
+
+def cases(quick: bool, long: bool) -> list[Case]:
+    """Troggen at 4 and 6, Doppen at 3 and 4, Troggu Visp at 8; 200 and 1,000 hands each."""
+    shapes = [
+        ("troggen", None, 4, troggen_hand),
+        ("troggen", None, 6, troggen_hand),
+        ("doppen", None, 3, doppen_hand),
+        ("doppen", None, 4, doppen_hand),
+        ("troggu", "visp", 8, troggu_hand),
+    ]
+    found = [
+        Case(game, variant, players, hands, make)
+        for hands in ((200,) if quick else (200, 1000))
+        for game, variant, players, make in shapes
+    ]
+    if long:
+        found.append(Case("troggen", None, 4, 10_000, troggen_hand))
+    return found
+
+
+def build(app: Flask, case: Case) -> int:
+    """The evening of ``case``, through the API."""
     client = app.test_client()
-    evening_id = client.post(
-        "/api/v1/evenings",
-        json={"game": "troggen", "players": PLAYERS, "title": "Benchmark", "language": "de"},
-    ).json["id"]
-    rnd = random.Random(2015)
-    for _ in range(HANDS):
-        response = client.post(f"/api/v1/evenings/{evening_id}/hands", json=hand(rnd))
-        assert response.status_code == 201, response.json
+    body: dict[str, Any] = {
+        "game": case.game,
+        "players": NAMES[: case.players],
+        "title": "Benchmark",
+        "language": "de",
+    }
+    if case.variant:
+        body["variant"] = case.variant
+    response = client.post("/api/v1/evenings", json=body)
+    assert response.status_code == 201, response.json
+    evening = int(response.json["id"])
+    rnd = random.Random(2015 + case.players)
+    players: list[str] = body["players"]
+    sits_out = case.game == "doppen" and case.players == 4  # the dealer sits out
+    for _ in range(case.hands):
+        seated = players
+        if sits_out:
+            dealer = client.get(f"/api/v1/evenings/{evening}").json["next_dealer"]
+            seated = [p for p in players if p != dealer]
+        answer = client.post(f"/api/v1/evenings/{evening}/hands", json=case.make(rnd, seated))
+        assert answer.status_code == 201, answer.json
+    return evening
 
+
+class Cells(HTMLParser):
+    """Every row of every table of an HTML page, as the texts of its cells."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.rows: list[list[str]] = []
+        self.cell: list[str] | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "tr":
+            self.rows.append([])
+        elif tag in ("td", "th") and self.rows:
+            self.cell = []
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("td", "th") and self.cell is not None:
+            self.rows[-1].append(" ".join("".join(self.cell).split()))
+            self.cell = None
+
+    def handle_data(self, data: str) -> None:
+        if self.cell is not None:
+            self.cell.append(data)
+
+
+def plain_table(html: str) -> str:
+    """The sheet's cell texts as one plain table: only ``@page`` and 8 pt type."""
+    parser = Cells()
+    parser.feed(html)
+    width = max(len(row) for row in parser.rows)
+    rows = "".join(
+        "<tr>" + "".join(f"<td>{escape(c)}</td>" for c in row + [""] * (width - len(row))) + "</tr>"
+        for row in parser.rows
+        if row
+    )
+    page = "@page { size: A4; margin: 12mm } body { font: 8pt 'DejaVu Sans', sans-serif }"
+    return f"<html><head><style>{page}</style></head><body><table>{rows}</table></body></html>"
+
+
+def best_of(fn: Callable[[], bytes], other: Callable[[], bytes]) -> tuple[float, float]:
+    """The best wall time of each, run alternately."""
+    times: tuple[list[float], list[float]] = ([], [])
+    for _ in range(RUNS):
+        for run, into in ((fn, times[0]), (other, times[1])):
+            start = time.perf_counter()
+            run()
+            into.append(time.perf_counter() - start)
+    return min(times[0]), min(times[1])
+
+
+def pages(pdf: bytes) -> int:
+    return len(PdfReader(io.BytesIO(pdf)).pages)
+
+
+def measure(app: Flask, case: Case) -> str:
+    """One line of the table for ``case``."""
+    evening_id = build(app, case)
     with app.test_request_context():
         evening = operations.get_evening(evening_id)
         assert evening is not None
@@ -94,11 +222,10 @@ def main() -> None:
                 sheet_macros=hand_form(get_variant(evening.game, evening.variant)).sheet_macros,
                 chart=chart(current, current.settlement()),
             )
-        css = weasyprint.CSS(filename=Path(app.static_folder or "static") / "print.css")
-        static = str(app.static_folder)
+        plain = plain_table(html)
 
         def library() -> bytes:
-            return bytes(weasyprint.HTML(string=html, base_url=static).write_pdf(stylesheets=[css]))
+            return bytes(weasyprint.HTML(string=plain).write_pdf())
 
         def ours() -> bytes:
             db.session.expire_all()
@@ -106,21 +233,32 @@ def main() -> None:
             assert loaded is not None
             return sheet_pdf_bytes(loaded)
 
-        library()  # warm up fonts and caches for both
-        ours()
-        lib_times, our_times = interleaved(library, ours, RUNS)
-        pages = len(PdfReader(io.BytesIO(ours())).pages)
-    lib_best, lib_median = min(lib_times), statistics.median(lib_times)
-    our_best, our_median = min(our_times), statistics.median(our_times)
-    overhead = (our_best - lib_best) / lib_best
-    print(f"score sheet of {HANDS} hands, {len(PLAYERS)} players, best of {RUNS} runs")
-    lib_ms, lib_mid = lib_best * 1000, lib_median * 1000
-    our_ms, our_mid = our_best * 1000, our_median * 1000
-    print(f"  WeasyPrint alone, same HTML: {lib_ms:8.1f} ms (median {lib_mid:.1f})")
-    print(f"  our whole export:            {our_ms:8.1f} ms (median {our_mid:.1f})")
-    print(f"  overhead on WeasyPrint:      {overhead * 100:8.1f} %  (target: at most 30 %)")
-    print(f"  whole export under 3 s:      {'yes' if our_best < 3 else 'no'}")
-    print(f"  PDF pages:                   {pages}")
+        ours_pdf, plain_pdf = ours(), library()  # warm up fonts and caches for both
+        our_time, plain_time = best_of(ours, library)
+    our_pages = pages(ours_pdf)
+    return (
+        f"| {case.label} | {case.players} | {case.hands:,} | {our_pages} | "
+        f"{case.hands / our_pages:.0f} | {pages(plain_pdf)} | {our_time:.1f} s | "
+        f"{plain_time:.1f} s | {our_time / plain_time:.1f} |"
+    )
+
+
+def main() -> None:
+    """Build each evening, then time both in the same process."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="200 hands only")
+    parser.add_argument("--long", action="store_true", help="also the 10,000-hand evening")
+    asked = parser.parse_args()
+    folder = Path(tempfile.mkdtemp(prefix="sheet-bench-"))
+    app = create_app(
+        {"DATABASE_URL": f"sqlite:///{folder / 'bench.sqlite'}"}, instance_path=str(folder)
+    )
+    print(f"score sheet against WeasyPrint alone on its cells, best of {RUNS} runs each")
+    print()
+    print("| game | players | hands | pages | hands a page | plain pages | ours | plain | ratio |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for case in cases(asked.quick, asked.long):
+        print(measure(app, case), flush=True)
 
 
 if __name__ == "__main__":
