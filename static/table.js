@@ -280,7 +280,11 @@
   const firstChoice = document.querySelector(".hand-form fieldset");
   const bar = document.querySelector(".hand-form .save-bar");
   if (receipt && firstChoice && bar) {
-    const covered = firstChoice.getBoundingClientRect().bottom - bar.getBoundingClientRect().top;
+    // Measured against where the bar will stand once the page has moved: at the foot of
+    // the screen. Before the move it may stand lower (a sticky bar does not rise above its
+    // form's top), and the next hand's second row of contracts stayed under it.
+    const stuckTop = window.innerHeight - bar.offsetHeight;
+    const covered = firstChoice.getBoundingClientRect().bottom - stuckTop;
     const room = receipt.getBoundingClientRect().top;
     if (covered > 0 && room > 0) { window.scrollBy(0, Math.min(covered + 8, room)); }
   }

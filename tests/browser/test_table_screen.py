@@ -562,3 +562,20 @@ def test_the_card_counter_opens_over_a_half_entered_hand(
     expect(page.locator("#entry input[name=soloist][value=Anne]")).to_be_checked()
     expect(page.locator("#entry input[name=points]")).to_have_value("36")
     assert page.url.endswith(f"/evenings/{evening}")
+
+
+def test_after_a_save_the_next_hands_contracts_stand_above_the_save_bar(
+    open_page: OpenPage, live_server: LiveServer
+) -> None:
+    """On a phone, with a long name making the receipt tall, the page moves up until the
+    next hand's contracts (both rows) stand above the Save bar. The bar stands lower before
+    the page moves (a sticky bar does not rise above its form's top): the move is measured
+    against where it ends up."""
+    long = "Maximiliane Kalbermatten-Zurbriggen Roth"
+    evening = live_server.evening(players=["Anna", long, "Clara", "Dora"])
+    number = live_server.hand(evening, {"contract": "einfach", "bidder": "Anna", "points": 40})
+    page = open_page("de", PHONE)
+    page.goto(f"/evenings/{evening}?saved={number}")
+    page.wait_for_load_state("load")
+    assert page.locator("section.saved h2").evaluate(IN_VIEW)
+    assert page.locator("#entry fieldset#contract").evaluate(IN_VIEW)
