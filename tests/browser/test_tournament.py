@@ -260,3 +260,22 @@ def test_choosing_another_game_in_the_set_up_shows_its_rules_at_once(
     expect(page).to_have_url(re.compile(r"/tournaments/\d+/players$"))
     listed = live_server.api("GET", "/tournaments")["tournaments"]
     assert [t["game"] for t in listed if t["name"] == "Doppen im Museum"] == ["doppen"]
+
+
+def test_a_page_of_the_projector_fits_its_screen(
+    open_page: OpenPage, live_server: LiveServer
+) -> None:
+    """The projector cannot be scrolled: a page of 20 places, its title, status and tie rule
+    fit the screen's height whole, at full HD and on a 4:3 projector."""
+    client = live_server.client
+    tournament = create_tournament(client, name="Grosses Tarockturnier im Museum Blumenstein")
+    names = [f"Maximiliane Kalbermatten {n}" if n % 4 == 0 else f"Spielerin {n}" for n in range(24)]
+    register(client, tournament, names)
+    draw(client, tournament)
+    start(client, tournament, 1)
+    for size in ((1920, 1080), (1024, 768)):
+        screen = open_page(LANG, size)
+        screen.goto(f"/tournaments/{tournament}/screen")
+        expect(screen.locator("table.standings tbody tr")).to_have_count(20)
+        height = screen.evaluate("[document.documentElement.scrollHeight, window.innerHeight]")
+        assert height[0] <= height[1], (size, height)
