@@ -317,7 +317,7 @@ def test_preview_shows_what_the_hand_pays(client: FlaskClient, evening: int) -> 
 def test_the_live_result_names_the_chosen_contract(client: FlaskClient, evening: int) -> None:
     """docs/presentation.md: the Save bar keeps the contract just tapped in view."""
     complete = client.post(f"/evenings/{evening}/hands/preview", data=BID, headers=EN)
-    assert '<strong class="preview-contract">Doppelt</strong> · ' in complete.text
+    assert '<strong class="preview-contract">Doppelt</strong> ' in complete.text
     incomplete = client.post(
         f"/evenings/{evening}/hands/preview", data={"contract": "einfach"}, headers=EN
     )
