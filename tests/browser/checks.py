@@ -11,7 +11,7 @@ and ``axe_findings`` (axe-core, from ``axe-playwright-python``).
 from __future__ import annotations
 
 from axe_playwright_python.sync_playwright import Axe
-from playwright.sync_api import Page
+from playwright.sync_api import ConsoleMessage, Page
 
 MIN_TARGET = 44
 
@@ -334,3 +334,16 @@ def layout_problems(page: Page) -> list[str]:
     wrap between its words), a covered control, two controls over each other."""
     broken = [f"word broken over two lines: {word}" for word in broken_words(page, "body")]
     return misaligned(page) + broken + covered(page) + overlapping(page)
+
+
+def listen(page: Page) -> list[str]:
+    """What the browser refuses on ``page`` under the content security policy, from now on
+    (the list grows as it reports)."""
+    refused: list[str] = []
+
+    def heard(message: ConsoleMessage) -> None:
+        if "Content Security Policy" in message.text:
+            refused.append(f"{page.url}: {message.text}")
+
+    page.on("console", heard)
+    return refused

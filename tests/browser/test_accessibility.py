@@ -8,8 +8,9 @@ phone's, an upright and a landscape tablet's size, and in German on the projecto
 1920 by 1080. On each it runs ``problems_on`` (every field named, every button says what
 it does, headings in order, amounts signed, targets big enough for a finger, nothing
 sideways) and ``layout_problems`` (columns under their heads, no word broken, no control
-covered by another or overlapping one). axe-core checks every page in German at the
-upright tablet's size and the phone's; any serious or critical finding fails unless
+covered by another or overlapping one), and listens for anything the content security
+policy refuses. axe-core checks every page in German at the upright tablet's size and the
+phone's; any serious or critical finding fails unless
 ``AXE_ALLOWED`` names it with its reason. At 800 by 1280 in German each page is checked
 once more with its text twice as large (WCAG 1.4.4). A page with a problem is saved as a
 screenshot under test-artifacts/screenshots/ to look at; with ``PAGE_SCREENSHOTS=1`` every
@@ -24,7 +25,7 @@ import re
 import pytest
 from playwright.sync_api import Page, Response, expect
 
-from tests.browser.checks import axe_findings, layout_problems, problems_on
+from tests.browser.checks import axe_findings, layout_problems, listen, problems_on
 from tests.browser.conftest import (
     LANDSCAPE,
     PHONE,
@@ -80,11 +81,15 @@ def test_every_page_is_usable_with_one_finger(
 ) -> None:
     """All checks on all pages at once, so one run lists every problem of a size."""
     page = open_page(lang, size)
+    refused = listen(page)
     found: dict[str, list[str]] = {}
     for visit in walk(world):
         visit.go(page)
         expect(page.locator("html")).to_have_attribute("lang", lang)
         found[visit.name] = looked_at(page, visit.name, lang, size)
+        # Nothing of the page trips over the content security policy (test_security.py).
+        found[visit.name] += [f"refused by the policy: {r}" for r in refused]
+        refused.clear()
         if found[visit.name] or EVERY_SCREENSHOT:
             screenshot(page, lang, visit.name)
     listed = [f"{name}: {problem}" for name, problems in found.items() for problem in problems]

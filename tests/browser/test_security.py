@@ -1,38 +1,23 @@
 """The content security policy as a real browser applies it: it blocks injected inline
-code, and nothing of the app's own pages (evenings and tournaments) trips over it."""
+code, the table screen's own script runs under it, and no tournament page trips over it.
+Every page of the layout gate's walk is checked under it too (test_accessibility.py)."""
 
 from __future__ import annotations
 
 import re
 
-from playwright.sync_api import ConsoleMessage, Page, expect
+from playwright.sync_api import expect
 
+from tests.browser.checks import listen
 from tests.browser.conftest import LANDSCAPE, LiveServer, OpenPage
-
-# The accessibility checks' evenings of every game, shared rather than built twice.
-from tests.browser.test_accessibility import world  # noqa: F401
-from tests.browser.world import World, walk
 from tests.conftest import sqlite_only
 
 #: The live server runs on a SQLite file of its own (conftest.py).
 pytestmark = sqlite_only
 
 
-def listen(page: Page) -> list[str]:
-    """What the browser refuses on ``page`` under the policy, from now on."""
-    refused: list[str] = []
-
-    def heard(message: ConsoleMessage) -> None:
-        if "Content Security Policy" in message.text:
-            refused.append(f"{page.url}: {message.text}")
-
-    page.on("console", heard)
-    return refused
-
-
-def test_the_policy_blocks_inline_code_but_none_of_the_pages(
-    open_page: OpenPage,
-    world: World,  # noqa: F811
+def test_the_policy_blocks_inline_code_but_not_the_table_screens_script(
+    open_page: OpenPage, live_server: LiveServer
 ) -> None:
     page = open_page("de", LANDSCAPE)
     refused = listen(page)
@@ -48,10 +33,7 @@ def test_the_policy_blocks_inline_code_but_none_of_the_pages(
     assert len(refused) == 1, refused  # the policy is on, and this listener hears it
     refused.clear()
 
-    for visit in walk(world):
-        visit.go(page)
-        page.wait_for_load_state("networkidle")
-    page.goto(f"/evenings/{world.evening}")
+    page.goto(f"/evenings/{live_server.evening()}")
     expect(page.locator("html")).to_have_class("js")  # the table's own script ran
     page.locator("label.choice:has(input[name=contract][value=doppelt])").tap()
     page.locator("label.choice:has(input[name=bidder][value=Anna])").tap()
