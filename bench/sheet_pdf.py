@@ -11,11 +11,12 @@ run by run so a busy moment of the machine hits both alike:
   type: the least any printout of those cells can cost.
 
 It prints, per evening: hands, players, pages of our sheet and of the plain table, hands a
-page, both times (best of the runs) and their ratio. The figures and the target (a ratio
+page, both times (best of three runs for 200 hands, one run for longer evenings) and
+their ratio. The figures and the target (a ratio
 of at most 2) are in bench/README.md.
 
-Run from the checkout: ``.venv/bin/python bench/sheet_pdf.py`` (about ten minutes; add
-``--long`` for the 10,000-hand evening too, and ``--quick`` for 200 hands only).
+Run from the checkout: ``.venv/bin/python bench/sheet_pdf.py`` (about 20 minutes on two
+cores; ``--quick`` for 200 hands only, about 5; ``--long`` adds the 10,000-hand evening).
 """
 
 from __future__ import annotations
@@ -192,15 +193,18 @@ def plain_table(html: str) -> str:
     return f"<html><head><style>{page}</style></head><body><table>{rows}</table></body></html>"
 
 
-def best_of(fn: Callable[[], bytes], other: Callable[[], bytes]) -> tuple[float, float]:
-    """The best wall time of each, run alternately."""
+def best_of(
+    fn: Callable[[], bytes], other: Callable[[], bytes], runs: int
+) -> tuple[float, float, bytes, bytes]:
+    """The best wall time of each, run alternately, and what each printed."""
     times: tuple[list[float], list[float]] = ([], [])
-    for _ in range(RUNS):
-        for run, into in ((fn, times[0]), (other, times[1])):
+    printed = [b"", b""]
+    for _ in range(runs):
+        for index, (run, into) in enumerate(((fn, times[0]), (other, times[1]))):
             start = time.perf_counter()
-            run()
+            printed[index] = run()
             into.append(time.perf_counter() - start)
-    return min(times[0]), min(times[1])
+    return min(times[0]), min(times[1]), printed[0], printed[1]
 
 
 def pages(pdf: bytes) -> int:
@@ -233,8 +237,12 @@ def measure(app: Flask, case: Case) -> str:
             assert loaded is not None
             return sheet_pdf_bytes(loaded)
 
-        ours_pdf, plain_pdf = ours(), library()  # warm up fonts and caches for both
-        our_time, plain_time = best_of(ours, library)
+        # Short evenings: a warm-up of both, then the best of RUNS. Long ones take minutes
+        # a run: once each, the fonts and caches warm from the short ones before.
+        short = case.hands <= 200
+        if short:
+            ours(), library()
+        our_time, plain_time, ours_pdf, plain_pdf = best_of(ours, library, RUNS if short else 1)
     our_pages = pages(ours_pdf)
     return (
         f"| {case.label} | {case.players} | {case.hands:,} | {our_pages} | "

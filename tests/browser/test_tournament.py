@@ -27,7 +27,14 @@ from tests.browser.test_flow import choose
 from tests.browser.test_table_screen import IN_VIEW
 from tests.conftest import sqlite_only
 from tests.web.tournament_support import NAMES as ALL_NAMES
-from tests.web.tournament_support import PASSWORD, create_tournament, draw, register, start
+from tests.web.tournament_support import (
+    PASSWORD,
+    create_tournament,
+    draw,
+    register,
+    setup_body,
+    start,
+)
 
 #: The live server runs on a SQLite file of its own (conftest.py).
 pytestmark = sqlite_only
@@ -97,14 +104,7 @@ def board_codes(page: Page) -> list[str]:
 def test_a_tournament_of_twelve_over_two_rounds(
     open_page: OpenPage, live_server: LiveServer
 ) -> None:
-    body = {
-        "name": "Museumsturnier",
-        "game": "troggen",
-        "rounds": 2,
-        "deals_per_player": 1,
-        "password": PASSWORD,
-        "language": LANG,
-    }
+    body = setup_body(name="Museumsturnier", rounds=2, language=LANG)
     tournament = int(live_server.api("POST", "/tournaments", body)["id"])
     for name in NAMES:
         live_server.api("POST", f"/tournaments/{tournament}/entrants", {"name": name})

@@ -21,6 +21,7 @@ from scorekeeper.core.validation import NAME_LENGTH
 from scorekeeper.db.extensions import db
 from scorekeeper.operations import payments_ticked
 from tests.browser.conftest import LiveServer
+from tests.web.tournament_support import PASSWORD, setup_body
 
 #: The longest name the app takes, of words a phone's column can hold.
 LONG = "Maximiliane Kalbermatten-Zurbriggen Roth"
@@ -33,7 +34,6 @@ MISERE = {"contract": "misere", "points": {"Anna": 10, LONG: 20, "Clara": 21, "D
 EINFACH = {"contract": "einfach", "bidder": "Clara", "points": 38, "last_trick": "king_lost"}
 SEVEN = [LONG, "Beat", "Carla", "Dani", "Ella", "Fritz", "Gabi"]
 ENTRANTS = [LONG, "Bert", "Clara", "Dora", "Emil", "Frieda", "Gustav", "Hanna"]
-PASSWORD = "museum-2026"
 
 
 @dataclass(frozen=True)
@@ -105,14 +105,7 @@ def tick_first_payment(live_server: LiveServer, evening: int) -> None:
 def tournament_under_way(live_server: LiveServer) -> tuple[int, str]:
     """A tournament of eight in its first round, a hand recorded at its first table: its id
     and that table's code."""
-    body = {
-        "name": "Museumsturnier",
-        "game": "troggen",
-        "rounds": 2,
-        "deals_per_player": 1,
-        "password": PASSWORD,
-        "language": "de",
-    }
+    body = setup_body(name="Museumsturnier", rounds=2, language="de")
     tournament = int(live_server.api("POST", "/tournaments", body)["id"])
     for name in ENTRANTS:
         live_server.api("POST", f"/tournaments/{tournament}/entrants", {"name": name})
