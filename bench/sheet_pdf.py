@@ -15,8 +15,8 @@ page, both times (best of three runs for 200 hands, one run for longer evenings)
 their ratio. The figures and the target (a ratio
 of at most 2) are in bench/README.md.
 
-Run from the checkout: ``.venv/bin/python bench/sheet_pdf.py`` (about 20 minutes on two
-cores; ``--quick`` for 200 hands only, about 5; ``--long`` adds the 10,000-hand evening).
+Run from the checkout: ``.venv/bin/python bench/sheet_pdf.py`` (about 7 minutes on two
+cores; ``--quick`` for 200 hands only, about 3; ``--long`` adds the 10,000-hand evening).
 """
 
 from __future__ import annotations

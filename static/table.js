@@ -172,10 +172,21 @@
   }
 
   // Once the contract is chosen, the rest of the hand comes into view above the Save bar:
-  // the page moves up just so far that the form ends at the bottom of the screen.
+  // the page moves up just so far that the form ends at the bottom of the screen, but
+  // never past the heading of the players to choose from next (a hand too tall for the
+  // screen, five players with long names on a phone, is then finished with a scroll down,
+  // in reading order, rather than up to names moved out of view).
   function showWholeForm(form) {
     const below = form.getBoundingClientRect().bottom - window.innerHeight;
-    if (below > 0) { window.scrollBy(0, below); }
+    const contracts = form.querySelector("fieldset");
+    const after = contracts ? contracts.getBoundingClientRect().bottom : 0;
+    const next = Array.from(form.querySelectorAll("fieldset")).find(function (f) {
+      return f.checkVisibility() && f.getBoundingClientRect().top >= after - 1;
+    });
+    const players = next && next.classList.contains("players");
+    const limit = players ? next.getBoundingClientRect().top - 8 : below;
+    const move = Math.min(below, limit);
+    if (move > 0) { window.scrollBy(0, move); }
   }
 
   // After a refused save the summary stands at the top (outbox.js brings it there when the

@@ -579,3 +579,20 @@ def test_after_a_save_the_next_hands_contracts_stand_above_the_save_bar(
     page.wait_for_load_state("load")
     assert page.locator("section.saved h2").evaluate(IN_VIEW)
     assert page.locator("#entry fieldset#contract").evaluate(IN_VIEW)
+
+
+def test_a_hand_too_tall_for_the_phone_keeps_the_next_choice_in_view(
+    open_page: OpenPage, live_server: LiveServer
+) -> None:
+    """Five players, one with a long name: the hand is taller than a phone. Tapping the
+    contract moves the page up, but not past the Bieterin's heading and first names: the
+    next tap is in view, the rest follows with a scroll down."""
+    long = "Maximiliane Kalbermatten-Zurbriggen Roth"
+    evening = live_server.evening(players=["Anna", long, "Clara", "Dora", "Emil"])
+    page = open_page("de", PHONE)
+    page.goto(f"/evenings/{evening}")
+    target(page, ("choose", "contract", "einfach")).click()
+    bidders = page.locator("#entry fieldset#bidder")
+    expect(bidders).to_be_visible()
+    assert bidders.locator("legend").evaluate(IN_VIEW)
+    assert target(page, ("choose", "bidder", "Anna")).evaluate(IN_VIEW)

@@ -268,7 +268,8 @@ def test_a_page_of_the_projector_fits_its_screen(
     """The projector cannot be scrolled: a page of 20 places, its title, status and tie rule
     fit the screen's height whole, at full HD and on a 4:3 projector."""
     client = live_server.client
-    tournament = create_tournament(client, name="Grosses Tarockturnier im Museum Blumenstein")
+    name = "Grosses Tarockturnier im Museum Blumenstein zum Jubiläum 2026"  # two lines long
+    tournament = create_tournament(client, name=name)
     names = [f"Maximiliane Kalbermatten {n}" if n % 4 == 0 else f"Spielerin {n}" for n in range(24)]
     register(client, tournament, names)
     draw(client, tournament)
