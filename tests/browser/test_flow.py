@@ -392,3 +392,20 @@ def test_the_misere_keypad_moves_on_and_never_skips_a_player(
     assert [f.input_value() for f in field] == ["10", "5", "25", "4"]
     next_key.tap()
     expect(marked).to_have_attribute("name", "misere_0")  # asked for: round to the first
+
+
+def test_a_seat_field_on_a_phone_shows_a_long_name(lang: str, open_page: OpenPage) -> None:
+    """docs/presentation.md "The new-evening form": on a phone each seat's name field takes
+    the whole width, the arrows and the dealer's button on the line below it, so a name of
+    40 characters reads nearly whole."""
+    page = open_page(lang, PHONE)
+    page.goto("/evenings/new")
+    seat = page.locator(".seat").first
+    field = seat.locator(".seat-name").bounding_box()
+    whole = seat.bounding_box()
+    dealer = seat.locator(".dealer-choice").bounding_box()
+    assert field is not None
+    assert whole is not None
+    assert dealer is not None
+    assert field["width"] >= whole["width"] - 2
+    assert dealer["y"] >= field["y"] + field["height"]
