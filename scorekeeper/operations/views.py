@@ -28,7 +28,7 @@ from scorekeeper.core.rules.base import (
 from scorekeeper.core.rules.rotation import DealtHand, next_table, seating_for
 from scorekeeper.core.rules.rotation import Seating as SeatingFact
 from scorekeeper.core.rules.variant import Variant
-from scorekeeper.core.settlement import Settlement, nets, settle
+from scorekeeper.core.settlement import Nets, Settlement, nets, settle
 from scorekeeper.db import sqlite, unit_of_work
 from scorekeeper.db.extensions import db
 from scorekeeper.db.models import (
@@ -70,15 +70,19 @@ class EveningView:
         """The end of the evening in money, with the evening's end rule or ``rule``."""
         return settle(self.variant, self.evening.options, self.ledger, self.next_table, rule=rule)
 
+    def end(self) -> Nets:
+        """The evening's end with its own end rule (``settlement.nets``)."""
+        return nets(self.variant, self.evening.options, self.ledger, self.next_table)
+
     def nets(self) -> dict[str, int]:
-        """Each party's net in cents with the evening's end rule (``settlement.nets``)."""
-        return nets(self.variant, self.evening.options, self.ledger, self.next_table).net
+        """Each party's net in cents with the evening's end rule."""
+        return self.end().net
 
     def ended(self) -> dict[str, int]:
         """Each party's units once the evening's end rule has dealt with the pot: what a
         closed evening's table screen shows, as its settlement and a tournament's
-        standings count it (``settlement.nets``)."""
-        return nets(self.variant, self.evening.options, self.ledger, self.next_table).final
+        standings count it."""
+        return self.end().final
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,6 +10,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import date
 from typing import Any
 
+from flask import request
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import DateField, Field, HiddenField, RadioField, SelectField, StringField
@@ -23,6 +24,16 @@ from scorekeeper.web.addresses import LARGEST
 
 #: Seats offered on the forms: enough for every game's largest table.
 SEATS = 8
+
+
+def picked_variant(allowed: Iterable[tuple[str, str]]) -> tuple[str, str]:
+    """The game and variant picked on a form with a game list (a new evening, a tournament's
+    set-up): the form's own choice wins over the address's, so the game shown when the form
+    is sent is the game started. Anything not ``allowed`` reads as the first allowed."""
+    chosen = request.form.get("variant") or request.args.get("variant") or ""
+    game, _, key = chosen.partition("/")
+    offered = list(allowed)
+    return (game, key) if (game, key) in offered else offered[0]
 
 
 def choice_list(pairs: Iterable[tuple[str, Any]]) -> list[SelectChoice]:

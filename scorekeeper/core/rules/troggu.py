@@ -73,6 +73,7 @@ from scorekeeper.core.rules.troggu_scoring import (
     GameHand,
     MisereHand,
     Region,
+    misere_sum_range,
     score_game,
     score_misere,
     tapp_point_range,
@@ -297,7 +298,8 @@ class Troggu(Variant):
         if raw.get("tapp_points") is not None:
             tapp = read_int(raw, "tapp_points", errors, low=tapp_low, high=tapp_high)
         if not errors:
-            check_sum(points, errors, low=TOTAL_POINTS - tapp_high, high=TOTAL_POINTS - tapp_low)
+            low, high = misere_sum_range(self.region, table.size)
+            check_sum(points, errors, low=low, high=high)
         errors.raise_if_any(InvalidHandError)
         return MisereHand(tuple((p, points[p]) for p in table.players), tapp, big)
 

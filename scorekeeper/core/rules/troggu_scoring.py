@@ -215,6 +215,18 @@ def tapp_point_range(region: Region, players: int, *, fool_and_i: bool = False) 
     return low, MOST_PER_CARD * cards
 
 
+def misere_sum_range(region: Region, players: int) -> tuple[int, int]:
+    """What a Misère's card points may add up to before the Tapp is counted: the pack's
+    114 less the most and the fewest the unused Tapp can hold (§2; at 7-8 players the Fool
+    and trump I lie in it).
+
+    >>> misere_sum_range(VISP, 5), misere_sum_range(VISP, 7)
+    ((79, 107), (84, 100))
+    """
+    low, high = tapp_point_range(region, players, fool_and_i=players >= BIG_TABLE)
+    return TOTAL_POINTS - high, TOTAL_POINTS - low
+
+
 def game_label(region: Region, *, won: bool, solo: bool, losers: int, every_trick: bool) -> Message:
     """The line explaining a normal game's or Solo's payments, with the reason for its size.
 

@@ -38,6 +38,7 @@ from scorekeeper.web.forms import (
     game_changed_form,
     new_evening_body,
     new_evening_form,
+    picked_variant,
     place_errors,
     seated_names,
     seating_form,
@@ -90,16 +91,8 @@ def known_players() -> list[str]:
 
 
 def chosen_variant() -> tuple[str, str]:
-    """The game and variant picked on the new-evening page (default: the first one).
-
-    The form's own choice wins over the address's: the game list is part of the form, so
-    the game shown when Start is tapped is the game started.
-    """
-    chosen = request.form.get("variant") or request.args.get("variant") or ""
-    game, _, key = chosen.partition("/")
-    if (game, key) in VARIANTS:
-        return game, key
-    return next(iter(VARIANTS))
+    """The game and variant picked on the page's form (``forms.picked_variant``)."""
+    return picked_variant(VARIANTS)
 
 
 def local_today() -> date:

@@ -30,7 +30,7 @@ from scorekeeper.operations.tournament_results import (
 from scorekeeper.operations.tournament_rounds import seat_names
 from scorekeeper.web import access, tournament_logbook
 from scorekeeper.web.blueprints.tournament_api import check_password, load, load_round
-from scorekeeper.web.forms import chosen_id, place_errors
+from scorekeeper.web.forms import chosen_id, picked_variant, place_errors
 from scorekeeper.web.json_shapes import text
 from scorekeeper.web.presentation import house_rules
 from scorekeeper.web.redirects import safe_next
@@ -69,13 +69,8 @@ def tournament_variants() -> dict[tuple[str, str], object]:
 
 
 def chosen_variant() -> tuple[str, str]:
-    """The game and variant picked on the set-up page (default: the first one). The form's
-    own choice wins over the address's: the game shown when the form is sent is the game
-    set up."""
-    chosen = request.form.get("variant") or request.args.get("variant") or ""
-    game, _, key = chosen.partition("/")
-    allowed = tournament_variants()
-    return (game, key) if (game, key) in allowed else next(iter(allowed))
+    """The game and variant picked on the page's form (``forms.picked_variant``)."""
+    return picked_variant(tournament_variants())
 
 
 @bp.get("")

@@ -19,7 +19,7 @@ from wtforms.widgets import CheckboxInput, ListWidget
 
 from scorekeeper.core.rules.base import Message, Table
 from scorekeeper.core.rules.eisten_stalden import Holder, Holders, suggest_team, team_rule
-from scorekeeper.core.rules.troggu_scoring import BIG_TABLE, TOTAL_POINTS, tapp_point_range
+from scorekeeper.core.rules.troggu_scoring import BIG_TABLE, TOTAL_POINTS, misere_sum_range
 from scorekeeper.core.rules.variant import Variant
 from scorekeeper.web.forms import choice_list
 from scorekeeper.web.hand_forms.common import (
@@ -128,13 +128,14 @@ class TrogguHandForm:
         Tapp is counted (114 less the most and the fewest the Tapp can hold, as saving
         checks it), and the team rule of this table size."""
         rule = team_rule(table.size) if self.teams else None
-        big = table.size >= BIG_TABLE
         region = getattr(self.variant, "region", None)
-        held = None
-        if region is not None and not self.teams:
-            low, high = tapp_point_range(region, table.size, fool_and_i=big)
-            held = (TOTAL_POINTS - high, TOTAL_POINTS - low)
-        return {"total_points": TOTAL_POINTS, "team_rule": rule, "big_table": big, "held": held}
+        held = misere_sum_range(region, table.size) if region and not self.teams else None
+        return {
+            "total_points": TOTAL_POINTS,
+            "team_rule": rule,
+            "big_table": table.size >= BIG_TABLE,
+            "held": held,
+        }
 
     def suggest(self, form: FlaskForm, table: Table) -> bool:
         """Fill in the team the rules give from the card holders, when asked to."""
