@@ -34,16 +34,12 @@ from pathlib import Path
 from typing import Any
 
 import weasyprint
-from flask import Flask, render_template
-from flask_babel import force_locale
+from flask import Flask
 from pypdf import PdfReader
 
 from scorekeeper import create_app, operations
-from scorekeeper.core.rules import get_variant
 from scorekeeper.db.extensions import db
-from scorekeeper.web.blueprints.exports import sheet_pdf_bytes
-from scorekeeper.web.hand_forms import hand_form
-from scorekeeper.web.presentation import chart
+from scorekeeper.web.blueprints.exports import sheet_html, sheet_pdf_bytes
 
 RUNS = 3
 NAMES = [
@@ -217,15 +213,7 @@ def measure(app: Flask, case: Case) -> str:
     with app.test_request_context():
         evening = operations.get_evening(evening_id)
         assert evening is not None
-        current = operations.view(evening)
-        with force_locale("de"):
-            html = render_template(
-                "pdf/sheet.html",
-                current=current,
-                hands={h.number: h for h in evening.hands},
-                sheet_macros=hand_form(get_variant(evening.game, evening.variant)).sheet_macros,
-                chart=chart(current, current.settlement()),
-            )
+        html = sheet_html(evening)
         plain = plain_table(html)
 
         def library() -> bytes:

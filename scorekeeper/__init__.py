@@ -86,6 +86,10 @@ def create_app(
         ADDRESS_BURST=front.BURST,
         # How long the front waits for a client's headers or the next part of its body.
         CLIENT_SECONDS=front.CLIENT_SECONDS,
+        # Printouts (scorekeeper.web.printouts): the disk they may keep in the instance
+        # folder, and the print workers' sockets to ask ahead ([print, long]; scripts/start).
+        PRINT_CACHE_MB=500,
+        PRINT_SOCKETS=None,
     )
     app.config.from_pyfile("config.py", silent=True)
     app.config.from_prefixed_env("SCOREKEEPER")

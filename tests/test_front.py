@@ -47,7 +47,22 @@ def test_the_configuration_is_one_nginx_accepts(tmp_path: Path) -> None:
     printouts = Path((config.parent / "print-socket").read_text().strip())
     assert printouts != sock
     assert f"upstream printouts {{\n        server unix:{printouts};" in text
-    assert "location ~ \\.pdf$ {\n            proxy_pass http://printouts;" in text
+    pdfs = text[text.index("location ~ \\.pdf$ {") :]
+    pdfs = pdfs[: pdfs.index("}")]
+    assert "proxy_pass http://printouts;" in pdfs
+    assert "proxy_set_header X-Front-Pool print;" in pdfs
+    # A printout past its time is answered in words, not with the 502 or 504 page.
+    assert "error_page 502 503 504 =504 /_front/504-print.$front_lang.$front_kind;" in pdfs
+    assert "/_front/502." not in pdfs
+    assert (config.parent / "errors" / "504-print.de.html").is_file()
+    # Long ones are handed on to workers of their own (web/printouts.py).
+    long = Path((config.parent / "long-socket").read_text().strip())
+    assert f"upstream long_printouts {{\n        server unix:{long};" in text
+    handed = text[text.index("location /_long/ {") :]
+    handed = handed[: handed.index("}")]
+    assert "internal;" in handed
+    assert "proxy_pass http://long_printouts;" in handed
+    assert "proxy_set_header X-Front-Pool long;" in handed
     nginx = shutil.which("nginx") or "/usr/sbin/nginx"
     checked = subprocess.run(
         [nginx, "-t", "-p", str(config.parent), "-c", str(config), "-e", "stderr"],
@@ -62,6 +77,7 @@ def test_printouts_may_take_longer_than_the_tablets_requests(tmp_path: Path) -> 
     tablets, printouts = text.split("location ~ \\.pdf$")
     assert "proxy_read_timeout 65s;" in tablets
     assert "proxy_read_timeout 305s;" in printouts
+    assert "proxy_read_timeout 65s;" not in printouts
 
 
 def test_an_ipv6_wildcard_takes_ipv4_too(tmp_path: Path) -> None:

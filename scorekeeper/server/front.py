@@ -33,6 +33,7 @@ from typing import Any
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from scorekeeper.web.hosts import FRONT_HOST
+from scorekeeper.web.printouts import LONG_PREFIX
 
 #: Per address (docs/server.md "One address cannot crowd out the others"): connections
 #: with a request in hand at once, and requests a second, of which ``BURST`` may come at
@@ -125,6 +126,18 @@ ERRORS: dict[int, tuple[str, str, str, str]] = {
 }
 #: nginx answers these with the page of the status given (494: headers too large).
 ALIASES = {494: 400, 503: 502}
+#: A printout that took longer than its workers may (a 502 when the worker was stopped, a
+#: 504 when the front stopped waiting): its own page, saying what to do instead.
+PRINT_TOO_LONG = (
+    "server",
+    "This printout took too long and was stopped. A very long score sheet prints in parts: "
+    "open the evening's settlement and print it part by part. Or ask again in a minute, "
+    "when fewer printouts are waiting.",
+    "Dieser Ausdruck hat zu lange gedauert und wurde abgebrochen. Ein sehr langes "
+    "Punkteblatt wird in Teilen gedruckt: Öffnen Sie die Abrechnung des Abends und drucken "
+    "Sie es Teil für Teil. Oder versuchen Sie es in einer Minute nochmals, wenn weniger "
+    "Ausdrucke warten.",
+)
 #: The 413 of an address that takes a file (``web.bodies.takes_upload``): its own page.
 UPLOAD_TOO_LARGE = (
     "body",
@@ -223,6 +236,12 @@ http {{
     upstream printouts {{
         server unix:{print_socket};
     }}
+    # The long printouts' own workers (a score sheet of more than five pages, not kept
+    # yet): the print workers hand them on here (X-Accel-Redirect to /_long/), so a
+    # settlement never waits behind a long sheet (scorekeeper/web/printouts.py).
+    upstream long_printouts {{
+        server unix:{long_socket};
+    }}
 
     server {{
         listen {listen} default_server{ipv6only};
@@ -254,8 +273,17 @@ http {{
 {uploads}
 
         location ~ \\.pdf$ {{
+{print_pages}
             proxy_pass http://printouts;
 {print_proxy}
+        }}
+
+        location {long_prefix}/ {{
+            internal;
+{print_pages}
+            rewrite ^{long_prefix}(/.*)$ $1 break;
+            proxy_pass http://long_printouts;
+{long_proxy}
         }}
     }}
 }}
@@ -271,6 +299,7 @@ PROXY = """            proxy_request_buffering on;
             proxy_set_header X-Forwarded-For $remote_addr;
             proxy_set_header X-Forwarded-Proto $scheme;
             proxy_set_header Connection "";
+            proxy_set_header X-Front-Pool {pool};
             proxy_connect_timeout {connect}s;
             proxy_send_timeout {upstream}s;
             proxy_read_timeout {upstream}s;"""
@@ -321,6 +350,7 @@ def error_files(folder: Path, body_max: int, upload_max: int) -> None:
         for status, (_, field, english, german) in ERRORS.items()
     ]
     answers.append(("413-upload", 413, *UPLOAD_TOO_LARGE))
+    answers.append(("504-print", 504, *PRINT_TOO_LONG))
     for name, status, field, english, german in answers:
         en, de = english.format(**sizes), german.format(**sizes)
         for lang, message in (("en", en), ("de", de)):
@@ -346,6 +376,14 @@ def upload_locations(uploads: Iterable[str], upload_max: int, proxy: str, pages:
             f"        }}\n"
         )
     return "\n".join(blocks)
+
+
+def print_pages(pages: Iterable[str]) -> str:
+    """The error pages of the printouts' locations: every one of the server's, but a 502
+    or 504 (a printout past its time) answered with ``504-print``, in words."""
+    own = [p for p in pages if not re.search(r"error_page (502|503|504) ", p)]
+    own.append("        error_page 502 503 504 =504 /_front/504-print.$front_lang.$front_kind;")
+    return "\n".join("    " + page for page in own)
 
 
 def allow_map(routes: Iterable[tuple[str, Iterable[str]]]) -> str:
@@ -390,8 +428,8 @@ def write(
     the ``Allow`` of the front's own 405); returns the configuration file. A body may be
     ``body_max`` bytes, at the addresses in ``uploads`` ``upload_max`` (``web.bodies``);
     a client has ``client_seconds`` for each part of its request and of its answer.
-    The workers' socket path is written beside it, in ``socket``, and the printouts'
-    workers' in ``print-socket``."""
+    The workers' socket path is written beside it, in ``socket``, the printouts'
+    workers' in ``print-socket``, the long printouts' workers' in ``long-socket``."""
     run = run_folder(instance, port)
     run.mkdir(parents=True, exist_ok=True)
     os.chmod(run, 0o700)  # the socket trusts whoever reaches it (TrustedFront)
@@ -401,6 +439,7 @@ def write(
     error_files(run / "errors", body_max, upload_max)
     sock = socket_path(run)
     print_sock = socket_path(run, "print")
+    long_sock = socket_path(run, "long")
     listen, ipv6only = listen_address(host, port)
     pages = []
     for status in [*ERRORS, *ALIASES]:
@@ -424,17 +463,23 @@ def write(
         client=client_seconds,
         keepalive=KEEPALIVE_SECONDS,
         print_socket=print_sock,
+        long_socket=long_sock,
+        long_prefix=LONG_PREFIX,
         # A worker is stopped after ``timeout`` s; nginx waits a little longer to see it.
-        proxy=PROXY.format(connect=timeout, upstream=timeout + 5),
+        proxy=PROXY.format(connect=timeout, upstream=timeout + 5, pool="app"),
         print_proxy=PROXY.format(
-            connect=print_timeout or timeout, upstream=(print_timeout or timeout) + 5
+            connect=print_timeout or timeout, upstream=(print_timeout or timeout) + 5, pool="print"
         ),
+        long_proxy=PROXY.format(
+            connect=print_timeout or timeout, upstream=(print_timeout or timeout) + 5, pool="long"
+        ),
+        print_pages=print_pages(pages),
         error_pages="\n".join(pages) + "\n",
         allow=allow_map(routes),
         uploads=upload_locations(
             uploads,
             upload_max,
-            PROXY.format(connect=timeout, upstream=timeout + 5),
+            PROXY.format(connect=timeout, upstream=timeout + 5, pool="app"),
             "\n".join("    " + page for page in pages) + "\n",
         ),
     )
@@ -442,6 +487,7 @@ def write(
     path.write_text(config, encoding="utf-8")
     (run / "socket").write_text(str(sock) + "\n", encoding="utf-8")
     (run / "print-socket").write_text(str(print_sock) + "\n", encoding="utf-8")
+    (run / "long-socket").write_text(str(long_sock) + "\n", encoding="utf-8")
     return path
 
 

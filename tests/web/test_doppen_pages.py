@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import io
 import re
 from decimal import Decimal
 
 from flask.testing import FlaskClient
+from pypdf import PdfReader
 
 EN = {"Accept-Language": "en"}
 THREE = ["Anne", "Bert", "Clara"]
@@ -138,15 +140,12 @@ def test_paper_sheet_columns_and_the_kasse_on_screen_and_in_print(client: FlaskC
     }
     settlement = client.get(f"/evenings/{evening}/settlement", headers=EN).text
     assert "EUR +1.50" in settlement  # the Kasse shared out at the end, as money
-    import io
-
-    from pypdf import PdfReader
-
     text = "".join(
         p.extract_text()
         for p in PdfReader(io.BytesIO(client.get(f"/evenings/{evening}/sheet.pdf").data)).pages
     )
     assert "Aufschreibsystem" in text
+    assert "Eigene Kassennotizen" in text
 
 
 def test_settlement_json_resolves_the_kasse(client: FlaskClient) -> None:

@@ -152,16 +152,6 @@ def test_english_evening_prints_in_english(
     assert "CHF 0.10" in text
 
 
-def test_wide_tables_print_in_landscape(
-    client: FlaskClient, create_evening: Callable[..., int], record_hand: Callable[..., Any]
-) -> None:
-    evening = create_evening(["A", "B", "C", "D", "E", "F"])
-    record_hand(evening, {"contract": "einfach", "bidder": "A", "partner": None, "points": 40})
-    client.post(f"/api/v1/evenings/{evening}/seating", json={"players": ["A", "B", "C", "G"]})
-    page = PdfReader(io.BytesIO(client.get(f"/evenings/{evening}/sheet.pdf").data)).pages[0]
-    assert page.mediabox.width > page.mediabox.height
-
-
 def test_hands_csv(client: FlaskClient, evening: int) -> None:
     response = client.get(f"/evenings/{evening}/hands.csv")
     assert response.mimetype == "text/csv"

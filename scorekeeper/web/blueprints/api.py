@@ -10,7 +10,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from flask import Blueprint, Response, abort, jsonify, request, url_for
+from flask import Blueprint, Response, abort, jsonify, make_response, request, url_for
 from flask_babel import gettext
 
 from scorekeeper import operations
@@ -18,7 +18,7 @@ from scorekeeper.db.idempotency import MAX_KEY_LENGTH, StoredAnswer, fingerprint
 from scorekeeper.db.models import Evening, Hand
 from scorekeeper.operations import EveningView, StaleVersionError, evening_archives
 from scorekeeper.operations.club_statistics import evening_highlights
-from scorekeeper.web import access, json_shapes
+from scorekeeper.web import access, json_shapes, printouts
 from scorekeeper.web.blueprints import exports
 from scorekeeper.web.blueprints.installation import refuse_others
 from scorekeeper.web.bodies import takes_upload
@@ -351,26 +351,27 @@ def highlights(evening_id: int) -> Response:
 
 @bp.get("/evenings/<int:evening_id>/sheet.pdf")
 def sheet_pdf(evening_id: int) -> Response:
-    """The score sheet as PDF."""
-    evening = load(evening_id)
-    return exports.download(
-        exports.sheet_pdf_bytes(evening),
-        "application/pdf",
-        exports.filename(evening, "sheet", "pdf"),
-        inline=True,
-    )
+    """The score sheet as PDF; a long evening's part by part (``?part=``): asked without
+    one, it answers 409 with the parts' addresses."""
+    found = exports.sheet_printout(evening_id)
+    if isinstance(found, list):
+        parts = [
+            {
+                "first": first,
+                "last": last,
+                "url": url_for("api.sheet_pdf", evening_id=evening_id, part=n),
+            }
+            for n, (first, last) in enumerate(found, start=1)
+        ]
+        problem = gettext("This score sheet is too long for one printout: print it in parts.")
+        return make_response(jsonify({"errors": {"part": [problem]}, "parts": parts}), 409)
+    return printouts.answer(found)
 
 
 @bp.get("/evenings/<int:evening_id>/settlement.pdf")
 def settlement_pdf(evening_id: int) -> Response:
     """The settlement as PDF; ``end_pot`` as for the JSON settlement."""
-    evening = load(evening_id)
-    return exports.download(
-        exports.settlement_pdf_bytes(evening, request.args.get("end_pot")),
-        "application/pdf",
-        exports.filename(evening, "settlement", "pdf"),
-        inline=True,
-    )
+    return printouts.answer(exports.settlement_printout(evening_id))
 
 
 @bp.get("/evenings/<int:evening_id>/export")
@@ -400,7 +401,10 @@ def set_closed(evening_id: int, closed: bool) -> Response:
         evening = operations.set_closed(load(evening_id), closed, source="api")
         return Written(jsonify(json_shapes.evening_json(operations.view(evening))))
 
-    return write(make)
+    response = write(make)
+    if closed and response.status_code == 200:
+        exports.print_closed_ahead(evening_id)
+    return response
 
 
 @bp.post("/evenings/<int:evening_id>/close")

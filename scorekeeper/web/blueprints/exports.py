@@ -16,21 +16,28 @@ from flask import (
     request,
     url_for,
 )
-from flask_babel import force_locale, gettext
+from flask_babel import force_locale, gettext, ngettext
 from werkzeug.wrappers import Response as BaseResponse
 
 from scorekeeper import operations
-from scorekeeper.core.rules import get_variant
 from scorekeeper.core.rules.base import InvalidInputError
 from scorekeeper.db.models import Evening
-from scorekeeper.operations import carried_pots, evening_archives, payments_ticked, table_groups
+from scorekeeper.operations import (
+    carried_pots,
+    evening_archives,
+    payments_ticked,
+    print_keys,
+    table_groups,
+)
 from scorekeeper.operations.club_statistics import evening_highlights
-from scorekeeper.web import csv_exports, json_limits
+from scorekeeper.web import csv_exports, json_limits, printouts
 from scorekeeper.web.bodies import takes_upload
-from scorekeeper.web.hand_forms import hand_form
+from scorekeeper.web.jinja_filters import day, decimal, void_reason
 from scorekeeper.web.json_shapes import text
-from scorekeeper.web.pdf import render_pdf
-from scorekeeper.web.presentation import chart, exact_money, tally_view
+from scorekeeper.web.pdf import pdf_of, printed_html, render_pdf
+from scorekeeper.web.presentation import exact_money, tally_view
+from scorekeeper.web.printouts import Printout
+from scorekeeper.web.score_sheet import build_sheet, sheet_end
 from scorekeeper.web.writing import Answered, Written, write
 
 bp = Blueprint("exports", __name__)
@@ -58,19 +65,127 @@ def download(data: bytes | str, mimetype: str, name: str, *, inline: bool = Fals
     return response
 
 
-def sheet_pdf_bytes(evening: Evening) -> bytes:
-    """The score sheet of ``evening`` as PDF."""
-    current = operations.view(evening)
+def sheet_heading(current: operations.EveningView, group: str | None) -> list[str]:
+    """The texts above the sheet's first table: the title, what was played where and for
+    how much, the house rules, a pot carried in."""
+    ev = current.evening
+    options = ev.options
+    about = [text(current.variant.title), group or "", day(ev.date) if ev.date else "", ev.place]
+    if options.get("unit_value"):
+        value = decimal(options["unit_value"], options.get("currency", ""))
+        about.append(f"{gettext('Unit value')}: {value}")
+    rules = [
+        f"{text(spec.label)}: {text(label)}"
+        for spec in current.variant.option_specs
+        if spec.choices
+        for value, label in spec.choices
+        if value == options.get(spec.key)
+    ]
+    heading = [ev.title or text(current.variant.title), " · ".join(a for a in about if a)]
+    if rules:
+        heading.append(" · ".join(rules))
+    if hasattr(current.variant, "kasse_view"):
+        heading.append(
+            f"{gettext('Aufschreibsystem')}: "
+            + gettext(
+                "Each hand's result goes into the soloist's column. At the end, each player "
+                "pays every other the difference of their columns."
+            )
+            + " "
+            + gettext(
+                "The Kasse column holds what everybody is noted for; a player's own notes (a "
+                "revoke, a lost announced Pagat) stand at the foot of their column."
+            )
+        )
+    if current.variant.keeps_tally:
+        heading.append(gettext("A stroke marks each Strich; the last row counts them."))
+    if current.ledger.carried_in:
+        heading.append(
+            ngettext(
+                "(opened with %(num)s jeton carried in)",
+                "(opened with %(num)s jetons carried in)",
+                current.ledger.carried_in,
+            )
+        )
+    return heading
+
+
+#: A score sheet of more hands than this (five pages of 35) is a long printout: its own
+#: print workers render it (``web/printouts.py``).
+LONG_HANDS = 5 * 35
+#: A score sheet prints in parts of this many hands: at most about 30 s of work each on
+#: two cores (docs/server.md "Printouts").
+PART_HANDS = 1000
+
+
+def sheet_parts(last_hand: int) -> list[tuple[int, int]]:
+    """The hand numbers (first, last) of each part of a sheet up to ``last_hand``; one
+    part for an evening of up to ``PART_HANDS`` hands.
+
+    >>> sheet_parts(2500)
+    [(1, 1000), (1001, 2000), (2001, 2500)]
+    """
+    return [
+        (first, min(first + PART_HANDS - 1, last_hand))
+        for first in range(1, max(last_hand, 1) + 1, PART_HANDS)
+    ]
+
+
+bp.add_app_template_global(sheet_parts, "sheet_parts")
+
+
+def sheet_html(evening: Evening, hands: tuple[int, int] | None = None) -> str:
+    """The score sheet of ``evening`` (or of the hands numbered ``hands``, a part) as the
+    HTML WeasyPrint sets, laid out as paper (``web/score_sheet.py``)."""
+    current = operations.current_view(evening.id)
+    assert current is not None
+    group = table_groups.group_of(evening)
+    reasons = {h.number: void_reason(h.void_reason) for h in evening.hands if h.void_reason}
+    part = None
     with force_locale(evening.language):
-        drawn = chart(current, current.settlement())
-    return render_pdf(
+        heading = sheet_heading(current, group.name if group else None)
+        sheet = build_sheet(current, void_reasons=reasons, heading=heading, hands=hands)
+        end = sheet_end(current) if sheet.last else None
+        if hands is not None:
+            part = gettext("Part with hands %(first)s to %(last)s", first=hands[0], last=hands[1])
+    return printed_html(
         "pdf/sheet.html",
         language=evening.language,
         current=current,
-        hands={h.number: h for h in evening.hands},
-        sheet_macros=hand_form(get_variant(evening.game, evening.variant)).sheet_macros,
-        chart=drawn,
-        group=table_groups.group_of(evening),
+        sheet=sheet,
+        heading=heading,
+        end=end,
+        part=part,
+    )
+
+
+def sheet_pdf_bytes(evening: Evening, hands: tuple[int, int] | None = None) -> bytes:
+    """The score sheet of ``evening`` (or one part of it) as PDF."""
+    return pdf_of(sheet_html(evening, hands))
+
+
+def sheet_printout(evening_id: int) -> Printout | list[tuple[int, int]]:
+    """The score sheet asked for (``part`` in the query for a long evening's part), or the
+    parts when the evening is too long for one printout and no part was asked."""
+    parts = print_keys.evening_print_parts(evening_id)
+    if parts is None:
+        abort(404)
+    pieces = sheet_parts(print_keys.last_hand(parts))
+    asked = request.args.get("part", type=int)
+    if asked is None and len(pieces) > 1:
+        return pieces
+    if asked is not None and not 1 <= asked <= len(pieces):
+        abort(404)
+    hands = pieces[asked - 1] if asked is not None and len(pieces) > 1 else None
+    evening = load(evening_id)
+    name = filename(evening, "sheet" if hands is None else f"sheet-{asked}", "pdf")
+    printed = print_keys.hand_count(parts) if hands is None else hands[1] - hands[0] + 1
+    return Printout(
+        "sheet",
+        {**parts, "hands": hands},
+        name,
+        lambda: sheet_pdf_bytes(load(evening_id), hands),
+        long=printed > LONG_HANDS,
     )
 
 
@@ -117,20 +232,47 @@ def settlement_pdf_bytes(evening: Evening, asked: str | None) -> bytes:
 
 
 @bp.get("/evenings/<int:evening_id>/sheet.pdf")
-def sheet_pdf(evening_id: int) -> Response:
-    """The score sheet: every hand, running balances, the chart."""
+def sheet_pdf(evening_id: int) -> BaseResponse:
+    """The score sheet as paper: every hand on a line, the totals carried page to page; a
+    long evening's sheet part by part (``?part=``), listed on ``sheet_parts_page``."""
+    found = sheet_printout(evening_id)
+    if isinstance(found, list):
+        return redirect(url_for("exports.sheet_parts_page", evening_id=evening_id), 303)
+    return printouts.answer(found)
+
+
+@bp.get("/evenings/<int:evening_id>/sheet")
+def sheet_parts_page(evening_id: int) -> str:
+    """A long evening's score sheet offered in parts, each its own PDF."""
     evening = load(evening_id)
-    return download(
-        sheet_pdf_bytes(evening), "application/pdf", filename(evening, "sheet", "pdf"), inline=True
+    parts = print_keys.evening_print_parts(evening_id)
+    assert parts is not None
+    return render_template(
+        "evenings/sheet_parts.html",
+        evening=evening,
+        parts=sheet_parts(print_keys.last_hand(parts)),
+    )
+
+
+def settlement_printout(evening_id: int) -> Printout:
+    """The settlement printout asked for (``end_pot`` tries another end rule)."""
+    parts = print_keys.evening_print_parts(evening_id)
+    if parts is None:
+        abort(404)
+    asked = request.args.get("end_pot")
+    evening = load(evening_id)
+    return Printout(
+        "settlement",
+        {**parts, "end_pot": asked},
+        filename(evening, "settlement", "pdf"),
+        lambda: settlement_pdf_bytes(load(evening_id), asked),
     )
 
 
 @bp.get("/evenings/<int:evening_id>/settlement.pdf")
 def settlement_pdf(evening_id: int) -> Response:
     """The settlement to sign: results, payments with tick boxes, the pairwise table."""
-    evening = load(evening_id)
-    data = settlement_pdf_bytes(evening, request.args.get("end_pot"))
-    return download(data, "application/pdf", filename(evening, "settlement", "pdf"), inline=True)
+    return printouts.answer(settlement_printout(evening_id))
 
 
 @bp.get("/evenings/<int:evening_id>/hands.csv")
@@ -171,7 +313,38 @@ def close(evening_id: int) -> BaseResponse:
         flash(gettext("The evening is closed. Reopen it from the settlement page if needed."))
         return Written(redirect(url_for("settlement.show", evening_id=evening_id), 303))
 
-    return write(make)
+    response = write(make)
+    if response.status_code == 303:
+        print_closed_ahead(evening_id)
+    return response
+
+
+def print_closed_ahead(evening_id: int) -> None:
+    """Once an evening is closed, its score sheet and settlement are asked of the print
+    workers, so the tap at midnight finds them printed (``printouts.print_ahead``)."""
+    parts = print_keys.evening_print_parts(evening_id)
+    if parts is None:
+        return
+    pieces = sheet_parts(print_keys.last_hand(parts))
+    sheets = (
+        [url_for("exports.sheet_pdf", evening_id=evening_id)]
+        if len(pieces) == 1
+        else [
+            url_for("exports.sheet_pdf", evening_id=evening_id, part=n)
+            for n in range(1, len(pieces) + 1)
+        ]
+    )
+    hands = (
+        [print_keys.hand_count(parts)]
+        if len(pieces) == 1
+        else [last - first + 1 for first, last in pieces]
+    )
+    printouts.print_ahead(
+        [
+            *((path, count > LONG_HANDS) for path, count in zip(sheets, hands, strict=True)),
+            (url_for("exports.settlement_pdf", evening_id=evening_id), False),
+        ]
+    )
 
 
 @bp.post("/evenings/<int:evening_id>/reopen")

@@ -13,7 +13,7 @@ from flask import Flask, abort, request, url_for
 from scorekeeper.core.rules.base import msg
 from scorekeeper.db.extensions import db
 from scorekeeper.db.tournament_models import Round, TournamentTable
-from scorekeeper.web import access
+from scorekeeper.web import access, printouts
 from scorekeeper.web.blueprints.installation import MANAGED
 from scorekeeper.web.tournament_tables import table_for_evening
 
@@ -116,6 +116,8 @@ def check_request() -> None:
     endpoint = request.endpoint
     if endpoint is None:  # no such page: the 404 says so
         return
+    if request.method == "GET" and printouts.asked_ahead():
+        return  # the app's own ask for a printout it is about to be asked for
     args = request.view_args or {}
     if any(isinstance(v, int) and v > MAX_ID for v in args.values()):
         abort(404)

@@ -1,0 +1,586 @@
+"""The score sheet laid out as paper: a line per hand, the facts in short forms, a column per
+player, pages that open with the totals carried over and end with their own
+(docs/presentation.md "The score sheet as paper").
+
+The layout is decided here, not by WeasyPrint: the text widths are measured in the
+printout's font (``text_width``), so each column is as wide as its widest cell, a name
+prints whole (broken only at its spaces) or as its code, and each page holds as many hand
+lines as fit. WeasyPrint then sets fixed tables, one per page, which costs it little more
+than a plain table of the same cells (``bench/sheet_pdf.py``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from flask_babel import gettext
+
+from scorekeeper.core.settlement import Settlement
+from scorekeeper.core.sheet_codes import GameCodes, game_codes, player_codes, signed
+from scorekeeper.operations.views import EveningView
+from scorekeeper.web.jinja_filters import money
+from scorekeeper.web.text_width import width_mm, wrap
+
+#: The type of the whole sheet, and of its title, in points.
+SIZE_PT = 8
+TITLE_PT = 12
+#: A printed line of 8 pt and of the title, what a table row adds to its lines (padding
+#: and rule), and what a paragraph adds below itself, in mm. The template's style block
+#: sets the same values (``Sheet.style``).
+LINE_MM = 3.5
+TITLE_LINE_MM = 5.4
+ROW_EXTRA_MM = 0.95
+PARAGRAPH_MM = 1.2
+#: A cell's padding, left and right together, and the slack a measured width keeps.
+CELL_PAD_MM = 1.4
+SLACK_MM = 0.6
+#: A4 less the sheet's margins: the width and height its content may take, in mm.
+PORTRAIT = (192.0, 273.0)
+LANDSCAPE = (279.0, 186.0)
+#: The line above each page's table (title, part, hands), and what each page keeps free
+#: for what the measurement cannot see (the rules' widths, rounding).
+PAGE_HEAD_MM = LINE_MM + PARAGRAPH_MM
+PAGE_SPARE_MM = 5.0
+#: A head may wrap over this many lines; a name that needs more prints as its code.
+HEAD_LINES = 3
+#: A player's column: at least this wide, and grown at most to this from spare width.
+PLAYER_MIN_MM = 12.0
+PLAYER_MAX_MM = 34.0
+#: The lead columns (number, dealer) and the facts' four.
+LEAD = 2
+FACTS = 4
+
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    """A column: its head as printed lines, its width in mm, whether it holds numbers."""
+
+    head: tuple[str, ...]
+    width: float
+    numeric: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Cell:
+    """A cell: its text in lines, the hand's change printed before it, its span."""
+
+    lines: tuple[str, ...] = ()
+    change: str = ""
+    span: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """A printed line of the table: a hand, a void, the totals carried or reached."""
+
+    kind: str
+    cells: tuple[Cell, ...]
+    lines: int = 1
+
+    @property
+    def height(self) -> float:
+        """The row's height on paper, in mm."""
+        return self.lines * LINE_MM + ROW_EXTRA_MM
+
+
+@dataclass(frozen=True, slots=True)
+class Page:
+    """One sheet of paper: its hands, between the totals carried over and its own."""
+
+    carried: tuple[Row, ...]
+    rows: tuple[Row, ...]
+    reached: tuple[Row, ...]
+    first: int
+    last: int
+
+
+@dataclass(frozen=True, slots=True)
+class Sheet:
+    """The score sheet (or one part of a long one) laid out, for ``pdf/sheet.html``."""
+
+    landscape: bool
+    columns: tuple[Column, ...]
+    pages: tuple[Page, ...]
+    legend: tuple[tuple[str, str], ...]
+    codes: tuple[tuple[str, str], ...]
+    #: Only the last part ends with the settlement.
+    last: bool
+
+    @property
+    def style(self) -> dict[str, float]:
+        """The measures the template's style block sets, in mm."""
+        return {
+            "line": LINE_MM,
+            "title": TITLE_LINE_MM,
+            "pad": CELL_PAD_MM / 2,
+            "row": 0.4,
+            "paragraph": PARAGRAPH_MM,
+        }
+
+
+def text_width(texts: Sequence[str]) -> float:
+    """The width a column of these unbroken texts takes, padding and slack included."""
+    return max((width_mm(t, SIZE_PT) for t in texts), default=0.0) + CELL_PAD_MM + SLACK_MM
+
+
+def widest_word(texts: Sequence[str]) -> float:
+    """The width of the widest word of ``texts``: narrower, a text would break inside."""
+    return text_width([w for t in texts for w in t.split()])
+
+
+def lines_of(text: str, width: float, size: float = SIZE_PT, *, bold: bool = False) -> int:
+    """How many lines ``text`` takes at ``width`` mm when broken at its spaces (a word
+    wider than that counts as broken where it must)."""
+    lines = wrap(text, width, size, bold=bold)
+    if lines is not None:
+        return len(lines)
+    return sum(max(1, math.ceil(width_mm(w, size, bold=bold) / width)) for w in text.split())
+
+
+@dataclass
+class Facts:
+    """The evening read for its sheet: every hand's cells and the totals after each."""
+
+    current: EveningView
+    codes: GameCodes
+    short: dict[str, str]
+    void_reasons: Mapping[int, str]
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        """Every player of the evening, a column each."""
+        return self.current.all_players
+
+    @property
+    def kasse(self) -> bool:
+        """Doppen's Aufschreibsystem: the soloist's column and the Kasse notes."""
+        return hasattr(self.current.variant, "kasse_view")
+
+    @property
+    def tally(self) -> bool:
+        """Eisten-Stalden's Striche: strokes instead of money."""
+        return self.current.variant.keeps_tally
+
+    def common_heads(self) -> list[str]:
+        """The heads of the columns right of the players': the pot, or the Kasse."""
+        if self.kasse:
+            return [gettext("Kasse")]
+        return [gettext("Pot") for _ in self.current.ledger.common]
+
+    def kasse_notes(self, state: Any) -> tuple[int, dict[str, int]]:
+        """The Kasse column's note (what each seated player is noted for in common) and
+        each player's own notes, at the foot of their column."""
+        kasse = self.current.variant.kasse_view(state)  # type: ignore[attr-defined]
+        return max(dict(kasse.common).values(), default=0), dict(kasse.individual)
+
+    def columns_of(self, state: Any) -> dict[str, int]:
+        """Doppen's column value S per player after a hand (docs/doppen.md §10)."""
+        return dict(self.current.variant.columns(state))  # type: ignore[attr-defined]
+
+    def hands(self) -> list[tuple[int, list[str], list[tuple[str, str]], list[str]]]:
+        """Every hand: its number, its lead and facts texts (a void: its reason), its
+        players' cells (total, change) and its common cells."""
+        found = []
+        columns: dict[str, int] = {}
+        note = 0
+        game = self.current.evening.game
+        for result in self.current.ledger.hands:
+            record = result.record
+            lead = [str(record.number), self.short.get(record.table.dealer, "")]
+            if record.void:
+                reason = self.void_reasons.get(record.number) or ""
+                said = f"{gettext('voided')}: {reason}" if reason else gettext("voided")
+                empty = [("", "")] * len(self.players)
+                found.append((record.number, [*lead, said], empty, [""] * len(self.common_heads())))
+                continue
+            hand = self.codes.hand(game, record.facts, self.short)
+            texts = [*lead, hand.contract, hand.who, hand.points, hand.extra]
+            cells: list[tuple[str, str]] = []
+            common: list[str]
+            if self.kasse:
+                now = self.columns_of(result.state)
+                for p in self.players:
+                    moved = now.get(p, 0) - columns.get(p, 0)
+                    cells.append((signed(now.get(p, 0)), signed(moved)) if moved else ("", ""))
+                columns = now
+                new_note, _ = self.kasse_notes(result.state)
+                common = [money(new_note) if new_note != note else ""]
+                note = new_note
+            else:
+                for p in self.players:
+                    if self.tally:
+                        cells.append(("|" * result.tally.get(p, 0), ""))
+                    elif p in result.deltas:
+                        cells.append((signed(result.balances.get(p, 0)), signed(result.deltas[p])))
+                    else:
+                        cells.append(("", ""))
+                common = [str(result.common.get(a, 0)) for a in self.current.ledger.common]
+            found.append((record.number, texts, cells, common))
+        return found
+
+    def totals(self) -> dict[int, tuple[list[str], list[str], list[str]]]:
+        """After each hand (and before the first, as 0): the players' totals, their own
+        Kasse notes (Doppen) and the common cells."""
+        ledger = self.current.ledger
+        out: dict[int, tuple[list[str], list[str], list[str]]] = {}
+        balances: dict[str, int] = {}
+        tally: dict[str, int] = {}
+        common = {a: ledger.carried_in if a == "pot" else 0 for a in ledger.common}
+        note, own = 0, dict[str, int]()
+
+        def keep(number: int) -> None:
+            if self.tally:
+                totals = [str(tally.get(p, 0)) for p in self.players]
+            else:
+                totals = [signed(balances.get(p, 0)) for p in self.players]
+            if self.kasse:
+                owned = [money(own[p]) if own.get(p) else "" for p in self.players]
+                out[number] = (totals, owned, [money(note)])
+            else:
+                out[number] = (totals, [], [str(v) for v in common.values()])
+
+        keep(0)
+        for result in ledger.hands:
+            if self.kasse:
+                balances = self.columns_of(result.state)
+                note, own = self.kasse_notes(result.state)
+            else:
+                balances = dict(result.balances)
+                common = {a: result.common.get(a, 0) for a in ledger.common}
+            for p, marks in result.tally.items():
+                tally[p] = tally.get(p, 0) + marks
+            keep(result.record.number)
+        return out
+
+
+@dataclass
+class Widths:
+    """The columns' widths as the sheet's paper allows them."""
+
+    lead: list[float]
+    facts: list[float]
+    player: float
+    common: list[float]
+    landscape: bool
+
+
+def measure(
+    facts: Facts,
+    hands: Sequence[tuple[int, list[str], list[tuple[str, str]], list[str]]],
+    totals: Mapping[int, tuple[list[str], list[str], list[str]]],
+    heads: Sequence[str],
+) -> Widths:
+    """Each column as wide as its widest cell and its head's widest word; the facts'
+    wordy columns (who, and what else was said) at least their widest word. Portrait when
+    that fits, else landscape. The spare width goes first to the players' columns (up to
+    their names' widest word, so names print whole), then to the wordy columns (so a
+    hand keeps to one line), the rest to the column of who played."""
+    columns: list[list[str]] = [[h] for h in heads[: LEAD + FACTS]]
+    common: list[list[str]] = [[h] for h in facts.common_heads()]
+    player_texts: list[str] = []
+    for _, texts, cells, tail in hands:
+        if len(texts) == LEAD + FACTS:
+            for index, text in enumerate(texts):
+                columns[index].append(text)
+        player_texts += [f"{change} {total}".strip() for total, change in cells]
+        for index, text in enumerate(tail):
+            common[index].append(text)
+    for players, owned, tail in totals.values():
+        player_texts += players + owned
+        for index, text in enumerate(tail):
+            common[index].append(text)
+    wordy = (LEAD + 1, LEAD + 3)
+    lead_facts = [
+        widest_word(texts) if index in wordy else text_width(texts)
+        for index, texts in enumerate(columns)
+    ]
+    natural = {index: text_width(columns[index]) for index in wordy}
+    player = max(PLAYER_MIN_MM, text_width(player_texts))
+    common_widths = [text_width(texts) for texts in common]
+    count = len(facts.players)
+    need = sum(lead_facts) + sum(common_widths) + count * player
+    landscape = need > PORTRAIT[0]
+    spare = (LANDSCAPE if landscape else PORTRAIT)[0] - need
+    names = min(PLAYER_MAX_MM, widest_word(list(facts.players)))
+    if count and spare > 0 and names > player:
+        grow = min(spare / count, names - player)
+        player += grow
+        spare -= grow * count
+    for index in wordy:
+        grow = max(0.0, min(spare, natural[index] - lead_facts[index]))
+        lead_facts[index] += grow
+        spare -= grow
+    if spare > 0:
+        lead_facts[LEAD + 1] += spare
+    return Widths(lead_facts[:LEAD], lead_facts[LEAD:], player, common_widths, landscape)
+
+
+def name_head(name: str, code: str, width: float) -> tuple[str, ...]:
+    """A player's head: the name broken at its spaces into at most ``HEAD_LINES`` lines, or
+    the player's code when a word of it is wider than the column (never broken inside).
+
+    >>> name_head("Anna Maria von Allmen", "A", 20.0)
+    ('Anna Maria', 'von Allmen')
+    >>> name_head("Bartholomäus-Friedrich", "B", 20.0)
+    ('B',)
+    """
+    lines = wrap(name, width - CELL_PAD_MM - SLACK_MM, SIZE_PT)
+    if lines is None or len(lines) > HEAD_LINES:
+        return (code,)
+    return tuple(lines)
+
+
+def build_sheet(
+    current: EveningView,
+    *,
+    void_reasons: Mapping[int, str],
+    heading: Sequence[str],
+    hands: tuple[int, int] | None = None,
+) -> Sheet:
+    """The score sheet of ``current``, or of the hands numbered ``hands`` (first, last) when
+    it is printed in parts. ``heading``: the texts above the first page's table (the title
+    first), measured to know how many hands that page holds."""
+    facts = Facts(
+        current,
+        game_codes(current.evening.game, keeps_tally=current.variant.keeps_tally),
+        player_codes(current.all_players),
+        void_reasons,
+    )
+    named = facts.codes.columns
+    heads = [
+        "#",
+        gettext("Dealer"),
+        *(m.render(gettext) for m in (named.contract, named.who, named.points, named.extra)),
+    ]
+    every = facts.hands()
+    totals = facts.totals()
+    widths = measure(facts, every, totals, heads)
+    player_heads = [name_head(p, facts.short[p], widths.player) for p in facts.players]
+    columns = (
+        Column((heads[0],), widths.lead[0], numeric=True),
+        Column((heads[1],), widths.lead[1]),
+        *(
+            Column((h,), w, numeric=i == 2)
+            for i, (h, w) in enumerate(zip(heads[LEAD:], widths.facts, strict=True))
+        ),
+        *(Column(h, widths.player, numeric=True) for h in player_heads),
+        *(
+            Column((h,), w, numeric=True)
+            for h, w in zip(facts.common_heads(), widths.common, strict=True)
+        ),
+    )
+    chosen = every if hands is None else [h for h in every if hands[0] <= h[0] <= hands[1]]
+    last_number = current.ledger.hands[-1].record.number if current.ledger.hands else 0
+    legend = tuple((e.code, e.meaning.render(gettext)) for e in facts.codes.legend)
+    codes = tuple((facts.short[p], p) for p in facts.players)
+    first_page = [
+        *heading,
+        " · ".join(f"{code} {meaning}" for code, meaning in legend),
+        " · ".join(f"{code} {name}" for code, name in codes),
+    ]
+    paper = Paper(facts, columns, totals, widths.landscape, first_page)
+    last = hands is None or hands[1] >= last_number
+    first = chosen[0][0] if chosen else last_number + 1
+    before = max((n for n in totals if n < first), default=0)
+    pages = paper.pages([(h[0], hand_row(h, columns)) for h in chosen], before=before, last=last)
+    return Sheet(widths.landscape, columns, pages, legend, codes, last)
+
+
+def cell_lines(text: str, width: float) -> tuple[str, ...]:
+    """``text`` broken at its spaces to fit ``width`` mm of column (padding included)."""
+    return tuple(wrap(text, width - CELL_PAD_MM - SLACK_MM / 2, SIZE_PT) or [text])
+
+
+def hand_row(
+    hand: tuple[int, list[str], list[tuple[str, str]], list[str]], columns: Sequence[Column]
+) -> Row:
+    """A hand's line: its facts in their columns (the wordy ones broken at spaces), each
+    player's total with the change before it; a void's reason across the facts."""
+    _, texts, players, common = hand
+    lead = [Cell((text,)) for text in texts[:LEAD]]
+    if len(texts) == LEAD + 1:
+        span = sum(c.width for c in columns[LEAD : LEAD + FACTS])
+        reason = texts[LEAD]
+        lines = lines_of(reason, span - CELL_PAD_MM - SLACK_MM)
+        facts = [Cell((reason,), span=FACTS)]
+    else:
+        facts = [
+            Cell(cell_lines(text, columns[LEAD + index].width) if index in (1, 3) else (text,))
+            for index, text in enumerate(texts[LEAD:])
+        ]
+        lines = max(len(c.lines) for c in facts)
+    cells = [Cell((total,), change) for total, change in players]
+    tail = [Cell((text,)) for text in common]
+    return Row("hand" if len(texts) > LEAD + 1 else "void", (*lead, *facts, *cells, *tail), lines)
+
+
+@dataclass
+class Paper:
+    """Hand lines poured onto pages: each page opens with the totals carried over and ends
+    with its own; the first page of the sheet (or part) holds the title and legend."""
+
+    facts: Facts
+    columns: tuple[Column, ...]
+    totals: Mapping[int, tuple[list[str], list[str], list[str]]]
+    landscape: bool
+    first_page: Sequence[str]
+
+    @property
+    def size(self) -> tuple[float, float]:
+        """The width and height the page's content may take, in mm."""
+        return LANDSCAPE if self.landscape else PORTRAIT
+
+    def total_rows(self, label: str, after: int) -> tuple[Row, ...]:
+        """The totals after hand ``after`` under ``label``; Doppen adds each player's own
+        Kasse notes below."""
+        players, owned, common = self.totals[after]
+        span = sum(c.width for c in self.columns[: LEAD + FACTS])
+        head = Cell((label,), span=LEAD + FACTS)
+        lines = lines_of(label, span - CELL_PAD_MM - SLACK_MM)
+        rows = [
+            Row(
+                "total",
+                (head, *(Cell((t,)) for t in players), *(Cell((t,)) for t in common)),
+                lines,
+            )
+        ]
+        if self.facts.kasse:
+            note = Cell((gettext("Own Kasse notes"),), span=LEAD + FACTS)
+            cells = (*(Cell((t,)) for t in owned), *(Cell() for _ in common))
+            rows.append(Row("own", (note, *cells)))
+        return tuple(rows)
+
+    def heading_height(self) -> float:
+        """The first page's title and paragraphs above the table."""
+        width = self.size[0]
+        title, *paragraphs = self.first_page
+        height = lines_of(title, width, TITLE_PT, bold=True) * TITLE_LINE_MM + PARAGRAPH_MM
+        for text in paragraphs:
+            height += lines_of(text, width * 0.97) * LINE_MM + PARAGRAPH_MM
+        return height
+
+    def room(self, first: bool, before: int) -> float:
+        """The height a page leaves for its hand lines."""
+        head = max(len(c.head) for c in self.columns) * LINE_MM + ROW_EXTRA_MM + 0.4
+        carried = sum(r.height for r in self.total_rows("", before))
+        reached = sum(r.height for r in self.total_rows("", before))
+        room = self.size[1] - PAGE_SPARE_MM - PAGE_HEAD_MM - head - carried - reached
+        return room - (self.heading_height() if first else 0.0)
+
+    def pages(
+        self, rows: Sequence[tuple[int, Row]], *, before: int, last: bool
+    ) -> tuple[Page, ...]:
+        """The hand lines in pages, each full as far as its room allows; ``before``: the
+        hand whose totals the first page carries over (0: none yet)."""
+        found: list[Page] = []
+        index = 0
+        while index < len(rows) or not found:
+            room = self.room(not found, before)
+            taken: list[Row] = []
+            while index < len(rows) and (not taken or rows[index][1].height <= room):
+                room -= rows[index][1].height
+                taken.append(rows[index][1])
+                index += 1
+            after = rows[index - 1][0] if taken else before
+            is_end = last and index >= len(rows)
+            label = gettext("Carried over") if before else gettext("Start")
+            reached = gettext("End") if is_end else gettext("After hand %(number)s", number=after)
+            found.append(
+                Page(
+                    self.total_rows(label, before),
+                    tuple(taken),
+                    self.total_rows(reached, after),
+                    before + 1,
+                    after,
+                )
+            )
+            before = after
+        return tuple(found)
+
+
+@dataclass(frozen=True, slots=True)
+class End:
+    """What the last page ends with: each player's result, the pot or Kasse, the payments."""
+
+    heads: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+    lines: tuple[str, ...]
+    payments: tuple[tuple[str, str, str], ...]
+
+
+def party(name: str) -> str:
+    """A settlement's party as the sheet names it: a player, or the pot or Kasse."""
+    names: dict[str, str] = {
+        "pot": gettext("Pot"),
+        "kasse": gettext("Kasse"),
+        "carried": gettext("Carried pot"),
+    }
+    return names.get(name, name)
+
+
+def closing_lines(current: EveningView, result: Settlement, currency: str) -> tuple[str, ...]:
+    """The end rule's lines (the pot shared out, the Kasse paid in), in words."""
+    found = []
+    for line in result.closing:
+        amounts = [
+            f"{party(account)} "
+            + (money(amount, currency, plus=True) if line.money else signed(amount))
+            for account, amount in line.amounts().items()
+            if account not in current.variant.common_accounts
+        ]
+        found.append(f"{line.label.render(gettext)}: {', '.join(amounts)}")
+    return tuple(found)
+
+
+def kasse_rows(
+    current: EveningView, result: Settlement, currency: str
+) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...]]:
+    """Doppen's end: each column S, the points it pays (n·S \u2212 ΣS where the table stayed
+    the same all evening), the Kasse shared out, the money."""
+    columns: dict[str, int] = current.variant.columns(current.ledger.state)  # type: ignore[attr-defined]
+    total = sum(columns.values())
+    seated = len(columns)
+    formula = all(result.final.get(p, 0) == seated * v - total for p, v in columns.items())
+    net_head = "n·S \u2212 ΣS" if formula else gettext("Points")
+    heads = (gettext("Player"), "S", net_head, gettext("Kasse"), gettext("Money"))
+    rows = tuple(
+        (
+            p,
+            signed(columns.get(p, 0)),
+            signed(result.final.get(p, 0)),
+            money(result.money.get(p, 0), currency, plus=True),
+            money(result.net.get(p, 0), currency, plus=True),
+        )
+        for p in current.all_players
+    )
+    return heads, rows
+
+
+def sheet_end(current: EveningView) -> End:
+    """The settlement as the sheet's last page gives it: each player's result (Doppen's
+    by ``kasse_rows``; Eisten-Stalden's Striche), the end rule's lines, the payments."""
+    players = current.all_players
+    if current.variant.keeps_tally:
+        tally = current.ledger.tally
+        striche = tuple((p, str(tally.get(p, 0))) for p in players)
+        return End((gettext("Player"), gettext("Striche")), striche, (), ())
+    result = current.settlement()
+    currency = current.evening.options.get("currency", "")
+    lines = closing_lines(current, result, currency)
+    payments = tuple(
+        (party(p.source), party(p.target), money(p.amount, currency)) for p in result.transfers
+    )
+    if hasattr(current.variant, "kasse_view"):
+        heads, rows = kasse_rows(current, result, currency)
+        return End(heads, rows, lines, payments)
+    heads = (gettext("Player"), current.variant.unit_name.render(gettext), gettext("Money"))
+    parties = [*players, *(q for q in result.net if q not in players)]
+    rows = tuple(
+        (party(p), signed(result.final[p]), money(result.net[p], currency, plus=True))
+        for p in parties
+        if p in result.net
+    )
+    return End(heads, rows, lines, payments)
