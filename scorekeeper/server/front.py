@@ -278,7 +278,7 @@ http {{
 {print_proxy}
         }}
 
-        location {long_prefix}/ {{
+        location ^~ {long_prefix}/ {{
             internal;
 {print_pages}
             rewrite ^{long_prefix}(/.*)$ $1 break;
@@ -467,11 +467,13 @@ def write(
         long_prefix=LONG_PREFIX,
         # A worker is stopped after ``timeout`` s; nginx waits a little longer to see it.
         proxy=PROXY.format(connect=timeout, upstream=timeout + 5, pool="app"),
+        # A printout's workers are stopped a little after ``print_timeout`` s (scripts/start):
+        # the front stops waiting first, to answer with its page in words.
         print_proxy=PROXY.format(
-            connect=print_timeout or timeout, upstream=(print_timeout or timeout) + 5, pool="print"
+            connect=print_timeout or timeout, upstream=print_timeout or timeout, pool="print"
         ),
         long_proxy=PROXY.format(
-            connect=print_timeout or timeout, upstream=(print_timeout or timeout) + 5, pool="long"
+            connect=print_timeout or timeout, upstream=print_timeout or timeout, pool="long"
         ),
         print_pages=print_pages(pages),
         error_pages="\n".join(pages) + "\n",

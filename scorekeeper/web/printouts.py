@@ -34,6 +34,8 @@ from typing import Any
 
 from flask import Flask, Response, current_app, request
 
+from scorekeeper.web.hosts import host_name
+
 #: The header the front sets on a request to each pool of print workers (docs/server.md).
 POOL_HEADER = "X-Front-Pool"
 #: Where the front takes a printout handed on to the long printouts' workers.
@@ -181,6 +183,7 @@ def print_ahead(paths: Iterable[tuple[str, bool]]) -> None:
     for path, is_long in paths:
         head = (
             f"GET {path} HTTP/1.1\r\nHost: {request.host}\r\n"
+            f"X-Front-Host: {host_name(request.host)}\r\n"
             f"X-Forwarded-For: 127.0.0.1\r\n{POOL_HEADER}: {'long' if is_long else 'print'}\r\n"
             f"{AHEAD_HEADER}: {ahead_token(current_app, path)}\r\nConnection: close\r\n\r\n"
         )

@@ -25,6 +25,8 @@ ROOT = Path(__file__).resolve().parents[2]
 SLOW_SECONDS = 4.0
 #: How long the front waits for a silent client here (the setting; 10 s by default).
 CLIENT_SECONDS = 2
+#: How long a printout may take here before the front answers that it took too long.
+PRINT_SECONDS = 3
 
 
 def ask(connection: http.client.HTTPConnection, path: str) -> float:
@@ -63,6 +65,7 @@ def port(tmp_path_factory: pytest.TempPathFactory) -> Iterator[int]:
         "SCOREKEEPER_DATABASE_URL": f"sqlite:///{tmp_path / 'unused.sqlite'}",
         "SCOREKEEPER_INSTANCE_PATH": str(tmp_path / "instance"),
         "SCOREKEEPER_CLIENT_SECONDS": str(CLIENT_SECONDS),
+        "PRINT_TIMEOUT": str(PRINT_SECONDS),
     }
     with log.open("wb") as output:
         process = subprocess.Popen(
@@ -152,3 +155,39 @@ def test_connections_opened_ahead_and_left_silent_hold_up_no_tablet(port: int) -
     finally:
         for connection in silent:
             connection.close()
+
+
+def fetch(port: int, path: str, headers: dict[str, str] | None = None) -> tuple[int, str, float]:
+    """GET ``path`` on a connection of its own: status, body and seconds it took."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    try:
+        start = time.perf_counter()
+        connection.request("GET", path, headers=headers or {})
+        answer = connection.getresponse()
+        body = answer.read().decode()
+        return answer.status, body, time.perf_counter() - start
+    finally:
+        connection.close()
+
+
+def test_a_short_printout_is_answered_while_a_long_one_prints(port: int) -> None:
+    """The print workers hand a long printout on to the long printouts' own workers
+    (web/printouts.py), so a one-page settlement does not wait behind a long sheet."""
+    found: list[tuple[int, str, float]] = []
+    printing = threading.Thread(target=lambda: found.append(fetch(port, "/long.pdf?2.5")))
+    printing.start()
+    time.sleep(0.3)  # the long printout is under way
+    status, pool, took = fetch(port, "/settlement.pdf")
+    printing.join()
+    assert (status, pool) == (200, "print")
+    assert took < 1, took
+    assert found[0][:2] == (200, "long")
+
+
+def test_a_printout_past_its_time_is_answered_in_words(port: int) -> None:
+    """Stopped after PRINT_TIMEOUT: the front says what to do instead, never a bare 502."""
+    status, body, took = fetch(port, "/long.pdf?30", {"Accept-Language": "de"})
+    assert status == 504
+    assert "in Teilen gedruckt" in body
+    assert "zu lange gedauert" in body
+    assert took < 20
