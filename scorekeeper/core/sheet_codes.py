@@ -33,6 +33,9 @@ class HandCodes:
     points: str
     #: The last trick, the premiums, every trick: what else was said.
     extra: str
+    #: A Misère: ``who`` holds every player's points (and the Talon's or Tapp's) and
+    #: takes the points' and extra columns too, so the line stays short.
+    spread: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,10 +102,21 @@ def _who(facts: Mapping[str, Any], codes: Mapping[str, str], one: str, two: str)
     return f"{first}/{codes.get(second, second)}" if second else first
 
 
-def _misere(facts: Mapping[str, Any], codes: Mapping[str, str]) -> str:
-    """Each player's points in a Misère: ``A12 B3 C30``."""
+def _misere(
+    code: str, facts: Mapping[str, Any], codes: Mapping[str, str], set_aside: str
+) -> HandCodes:
+    """A Misère: each player's points, then those set aside (the Talon or Tapp) after a
+    ``T``: ``A12 B3 C30 T8``.
+
+    >>> _misere("M", {"points": {"Anna": 12, "Bert": 3}, "talon_points": 8},
+    ...     {"Anna": "A", "Bert": "B"}, "talon_points").who
+    'A12 B3 T8'
+    """
     points: Mapping[str, Any] = facts.get("points") or {}
-    return " ".join(f"{codes.get(p, p)}{v}" for p, v in points.items())
+    said = [f"{codes.get(p, p)}{v}" for p, v in points.items()]
+    if facts.get(set_aside) is not None:
+        said.append(f"T{facts[set_aside]}")
+    return HandCodes(code, " ".join(said), "", "", spread=True)
 
 
 # -- Troggen --------------------------------------------------------------------------
@@ -126,7 +140,7 @@ def troggen_codes(facts: Mapping[str, Any], codes: Mapping[str, str]) -> HandCod
     contract = str(facts.get("contract", ""))
     code = TROGGEN_CONTRACTS.get(contract, contract)
     if contract == "misere":
-        return HandCodes(code, _misere(facts, codes), str(facts.get("talon_points", "")), "")
+        return _misere(code, facts, codes, "talon_points")
     who = _who(facts, codes, "bidder", "partner")
     if facts.get("kulanz"):
         who += f" k{facts['kulanz']}"
@@ -141,7 +155,7 @@ TROGGEN_LEGEND = (
     LegendEntry("D", msg("Doppelt")),
     LegendEntry("OT", msg("Ohne Talon")),
     LegendEntry("GT", msg("Gegen den Talon")),
-    LegendEntry("M", msg("Misère (each player's points; the Talon's under Pts)")),
+    LegendEntry("M", msg("Misère: each player's points, T those of the Talon")),
     LegendEntry("A/C", msg("Bieterin / partner")),
     LegendEntry("k", msg("Kulanz to the partner")),
     LegendEntry("+ \u2212", msg("won, lost (no points counted)")),
@@ -249,7 +263,7 @@ def troggu_codes(facts: Mapping[str, Any], codes: Mapping[str, str]) -> HandCode
     contract = str(facts.get("contract") or "team")
     code = TROGGU_CONTRACTS.get(contract, contract)
     if contract == "misere":
-        return HandCodes(code, _misere(facts, codes), str(facts.get("tapp_points", "")), "")
+        return _misere(code, facts, codes, "tapp_points")
     if contract == "team":
         who = "+".join(codes.get(p, p) for p in facts.get("team") or [])
         return HandCodes(code, who, str(facts.get("points", "")), "")
@@ -262,7 +276,7 @@ TROGGU_COLUMNS = Columns(msg("Game"), msg("Who"), msg("Pts"), msg("All"))
 TROGGU_LEGEND = (
     LegendEntry("N", msg("normal game")),
     LegendEntry("S", msg("Solo")),
-    LegendEntry("M", msg("Misère (each player's points; the Tapp's under Pts)")),
+    LegendEntry("M", msg("Misère: each player's points, T those of the Tapp")),
     LegendEntry("A/C", msg("declarer / partner")),
     LegendEntry("V+ V\u2212", msg("every trick to the declaring side, to the opponents")),
 )

@@ -98,6 +98,22 @@ class Page:
 
 
 @dataclass(frozen=True, slots=True)
+class HandLine:
+    """A hand read for the sheet, before it is measured into a row."""
+
+    number: int
+    #: Its number and dealer.
+    lead: tuple[str, str]
+    #: ``hand``: the four facts' texts; ``spread``: a Misère's contract and its points,
+    #: which take the other three columns; ``void``: the reason, across all four.
+    kind: str
+    facts: tuple[str, ...]
+    #: Each player's total and the hand's change.
+    players: tuple[tuple[str, str], ...]
+    common: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Sheet:
     """The score sheet (or one part of a long one) laid out, for ``pdf/sheet.html``."""
 
@@ -180,24 +196,28 @@ class Facts:
         """Doppen's column value S per player after a hand (docs/doppen.md §10)."""
         return dict(self.current.variant.columns(state))  # type: ignore[attr-defined]
 
-    def hands(self) -> list[tuple[int, list[str], list[tuple[str, str]], list[str]]]:
-        """Every hand: its number, its lead and facts texts (a void: its reason), its
-        players' cells (total, change) and its common cells."""
+    def hands(self) -> list[HandLine]:
+        """Every hand: its facts in short forms (a void: its reason), its players' cells
+        and its common cells."""
         found = []
         columns: dict[str, int] = {}
         note = 0
         game = self.current.evening.game
+        commons = len(self.common_heads())
         for result in self.current.ledger.hands:
             record = result.record
-            lead = [str(record.number), self.short.get(record.table.dealer, "")]
+            lead = (str(record.number), self.short.get(record.table.dealer, ""))
             if record.void:
                 reason = self.void_reasons.get(record.number) or ""
                 said = f"{gettext('voided')}: {reason}" if reason else gettext("voided")
-                empty = [("", "")] * len(self.players)
-                found.append((record.number, [*lead, said], empty, [""] * len(self.common_heads())))
+                empty = (("", ""),) * len(self.players)
+                found.append(HandLine(record.number, lead, "void", (said,), empty, ("",) * commons))
                 continue
             hand = self.codes.hand(game, record.facts, self.short)
-            texts = [*lead, hand.contract, hand.who, hand.points, hand.extra]
+            if hand.spread:
+                kind, texts = "spread", (hand.contract, hand.who)
+            else:
+                kind, texts = "hand", (hand.contract, hand.who, hand.points, hand.extra)
             cells: list[tuple[str, str]] = []
             common: list[str]
             if self.kasse:
@@ -218,7 +238,7 @@ class Facts:
                     else:
                         cells.append(("", ""))
                 common = [str(result.common.get(a, 0)) for a in self.current.ledger.common]
-            found.append((record.number, texts, cells, common))
+            found.append(HandLine(record.number, lead, kind, texts, tuple(cells), tuple(common)))
         return found
 
     def totals(self) -> dict[int, tuple[list[str], list[str], list[str]]]:
@@ -267,26 +287,38 @@ class Widths:
     landscape: bool
 
 
+def spread_fits(texts: Sequence[str], width: float) -> bool:
+    """Whether every Misère's points take at most two lines across ``width`` mm."""
+    return all(lines_of(t, width - CELL_PAD_MM - SLACK_MM) <= 2 for t in texts)
+
+
 def measure(
     facts: Facts,
-    hands: Sequence[tuple[int, list[str], list[tuple[str, str]], list[str]]],
+    hands: Sequence[HandLine],
     totals: Mapping[int, tuple[list[str], list[str], list[str]]],
     heads: Sequence[str],
 ) -> Widths:
     """Each column as wide as its widest cell and its head's widest word; the facts'
     wordy columns (who, and what else was said) at least their widest word. Portrait when
-    that fits, else landscape. The spare width goes first to the players' columns (up to
+    that fits, else landscape. The spare width goes first to the column of who played
+    until a Misère's points take at most two lines, then to the players' columns (up to
     their names' widest word, so names print whole), then to the wordy columns (so a
     hand keeps to one line), the rest to the column of who played."""
     columns: list[list[str]] = [[h] for h in heads[: LEAD + FACTS]]
     common: list[list[str]] = [[h] for h in facts.common_heads()]
     player_texts: list[str] = []
-    for _, texts, cells, tail in hands:
-        if len(texts) == LEAD + FACTS:
+    spread: list[str] = []
+    for hand in hands:
+        texts = [*hand.lead, *hand.facts]
+        if hand.kind == "hand":
             for index, text in enumerate(texts):
                 columns[index].append(text)
-        player_texts += [f"{change} {total}".strip() for total, change in cells]
-        for index, text in enumerate(tail):
+        elif hand.kind == "spread":
+            columns[LEAD].append(hand.facts[0])
+            columns[LEAD + 1] += hand.facts[1].split()
+            spread.append(hand.facts[1])
+        player_texts += [f"{change} {total}".strip() for total, change in hand.players]
+        for index, text in enumerate(hand.common):
             common[index].append(text)
     for players, owned, tail in totals.values():
         player_texts += players + owned
@@ -304,6 +336,9 @@ def measure(
     need = sum(lead_facts) + sum(common_widths) + count * player
     landscape = need > PORTRAIT[0]
     spare = (LANDSCAPE if landscape else PORTRAIT)[0] - need
+    while spare >= 1 and not spread_fits(spread, sum(lead_facts[LEAD + 1 :])):
+        lead_facts[LEAD + 1] += 1
+        spare -= 1
     names = min(PLAYER_MAX_MM, widest_word(list(facts.players)))
     if count and spare > 0 and names > player:
         grow = min(spare / count, names - player)
@@ -318,7 +353,7 @@ def measure(
     return Widths(lead_facts[:LEAD], lead_facts[LEAD:], player, common_widths, landscape)
 
 
-def name_head(name: str, code: str, width: float) -> tuple[str, ...]:
+def name_head(name: str, code: str, width: float, *, bold: bool = False) -> tuple[str, ...]:
     """A player's head: the name broken at its spaces into at most ``HEAD_LINES`` lines, or
     the player's code when a word of it is wider than the column (never broken inside).
 
@@ -327,7 +362,7 @@ def name_head(name: str, code: str, width: float) -> tuple[str, ...]:
     >>> name_head("Bartholomäus-Friedrich", "B", 20.0)
     ('B',)
     """
-    lines = wrap(name, width - CELL_PAD_MM - SLACK_MM, SIZE_PT)
+    lines = wrap(name, width - CELL_PAD_MM - SLACK_MM, SIZE_PT, bold=bold)
     if lines is None or len(lines) > HEAD_LINES:
         return (code,)
     return tuple(lines)
@@ -372,7 +407,7 @@ def build_sheet(
             for h, w in zip(facts.common_heads(), widths.common, strict=True)
         ),
     )
-    chosen = every if hands is None else [h for h in every if hands[0] <= h[0] <= hands[1]]
+    chosen = every if hands is None else [h for h in every if hands[0] <= h.number <= hands[1]]
     last_number = current.ledger.hands[-1].record.number if current.ledger.hands else 0
     legend = tuple((e.code, e.meaning.render(gettext)) for e in facts.codes.legend)
     codes = tuple((facts.short[p], p) for p in facts.players)
@@ -383,9 +418,11 @@ def build_sheet(
     ]
     paper = Paper(facts, columns, totals, widths.landscape, first_page)
     last = hands is None or hands[1] >= last_number
-    first = chosen[0][0] if chosen else last_number + 1
+    first = chosen[0].number if chosen else last_number + 1
     before = max((n for n in totals if n < first), default=0)
-    pages = paper.pages([(h[0], hand_row(h, columns)) for h in chosen], before=before, last=last)
+    pages = paper.pages(
+        [(h.number, hand_row(h, columns)) for h in chosen], before=before, last=last
+    )
     return Sheet(widths.landscape, columns, pages, legend, codes, last)
 
 
@@ -394,27 +431,28 @@ def cell_lines(text: str, width: float) -> tuple[str, ...]:
     return tuple(wrap(text, width - CELL_PAD_MM - SLACK_MM / 2, SIZE_PT) or [text])
 
 
-def hand_row(
-    hand: tuple[int, list[str], list[tuple[str, str]], list[str]], columns: Sequence[Column]
-) -> Row:
+def hand_row(hand: HandLine, columns: Sequence[Column]) -> Row:
     """A hand's line: its facts in their columns (the wordy ones broken at spaces), each
-    player's total with the change before it; a void's reason across the facts."""
-    _, texts, players, common = hand
-    lead = [Cell((text,)) for text in texts[:LEAD]]
-    if len(texts) == LEAD + 1:
-        span = sum(c.width for c in columns[LEAD : LEAD + FACTS])
-        reason = texts[LEAD]
-        lines = lines_of(reason, span - CELL_PAD_MM - SLACK_MM)
-        facts = [Cell((reason,), span=FACTS)]
+    player's total with the change before it; a Misère's points across the three facts
+    after its contract, a void's reason across all four."""
+    lead = [Cell((text,)) for text in hand.lead]
+    widths = [c.width for c in columns[LEAD : LEAD + FACTS]]
+    if hand.kind == "void":
+        facts = [Cell((hand.facts[0],), span=FACTS)]
+        lines = lines_of(hand.facts[0], sum(widths) - CELL_PAD_MM - SLACK_MM)
+    elif hand.kind == "spread":
+        points = cell_lines(hand.facts[1], sum(widths[1:]))
+        facts = [Cell((hand.facts[0],)), Cell(points, span=FACTS - 1)]
+        lines = len(points)
     else:
         facts = [
-            Cell(cell_lines(text, columns[LEAD + index].width) if index in (1, 3) else (text,))
-            for index, text in enumerate(texts[LEAD:])
+            Cell(cell_lines(text, widths[index]) if index in (1, 3) else (text,))
+            for index, text in enumerate(hand.facts)
         ]
         lines = max(len(c.lines) for c in facts)
-    cells = [Cell((total,), change) for total, change in players]
-    tail = [Cell((text,)) for text in common]
-    return Row("hand" if len(texts) > LEAD + 1 else "void", (*lead, *facts, *cells, *tail), lines)
+    cells = [Cell((total,), change) for total, change in hand.players]
+    tail = [Cell((text,)) for text in hand.common]
+    return Row(hand.kind, (*lead, *facts, *cells, *tail), lines)
 
 
 @dataclass

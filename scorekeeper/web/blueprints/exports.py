@@ -32,12 +32,13 @@ from scorekeeper.operations import (
 from scorekeeper.operations.club_statistics import evening_highlights
 from scorekeeper.web import csv_exports, json_limits, printouts
 from scorekeeper.web.bodies import takes_upload
-from scorekeeper.web.jinja_filters import day, decimal, void_reason
+from scorekeeper.web.jinja_filters import day, decimal, money, void_reason
 from scorekeeper.web.json_shapes import text
+from scorekeeper.web.pairwise_table import pairwise_table
 from scorekeeper.web.pdf import pdf_of, printed_html, render_pdf
 from scorekeeper.web.presentation import exact_money, tally_view
 from scorekeeper.web.printouts import Printout
-from scorekeeper.web.score_sheet import build_sheet, sheet_end
+from scorekeeper.web.score_sheet import build_sheet, party, sheet_end
 from scorekeeper.web.writing import Answered, Written, write
 
 bp = Blueprint("exports", __name__)
@@ -215,6 +216,8 @@ def settlement_pdf_bytes(evening: Evening, asked: str | None) -> bytes:
     )
     with force_locale(evening.language):
         rounding = {p: exact_money(v, currency) for p, v in result.rounding.items()}
+        amounts = [money(p.amount, currency) for p in result.pairwise]
+        pairwise = pairwise_table(parties, party, amounts)
     return render_pdf(
         "pdf/settlement.html",
         language=evening.language,
@@ -224,6 +227,7 @@ def settlement_pdf_bytes(evening: Evening, asked: str | None) -> bytes:
         rule_spec=spec,
         coin=int(Decimal(evening.options.get("coin", "0.01")) * 100),
         rounding=rounding,
+        pairwise=pairwise,
         rows=payments_ticked.payment_rows(result.transfers, payments_ticked.ticks_of(evening))[0],
         highlights=evening_highlights(current),
         carry=carried_pots.links(evening.id),
