@@ -23,9 +23,9 @@ ROOT = Path(__file__).resolve().parents[1]
 #: Where the printouts' pages are kept as PNG to look at.
 ARTIFACTS = ROOT / "test-artifacts" / "printouts"
 #: What may stand around a word: punctuation, not part of it.
-_EDGES = ".,;:()[]{}·/\"'!?«»„“”‘’*"
+_EDGES = ".,;:()[]{}·/\"'!?«»„“”\u2018\u2019*"
 #: A word made only of figures, signs and punctuation (amounts, page numbers, codes).
-_FIGURES = re.compile(r"^[\d\s+\u2212\-–.,:;/%×·|()'’]*$")
+_FIGURES = re.compile(r"^[\d\s+\u2212\-\u2013.,:;/%\u00d7·|()'\u2019]*$")
 _WORD = re.compile(
     r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">(.*?)</word>'
 )

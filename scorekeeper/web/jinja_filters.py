@@ -18,6 +18,7 @@ from flask_babel import format_date, format_datetime, format_time, get_locale
 from scorekeeper.core.chart import signed
 from scorekeeper.core.rules.base import msg
 from scorekeeper.web.json_shapes import text
+from scorekeeper.web.text_width import fitting_size
 
 #: How thousands are grouped in money, by page language: Swiss German with an apostrophe
 #: (U+2019), English with a comma; both use a decimal point (docs/presentation.md). Our
@@ -139,3 +140,4 @@ def register(app: Flask) -> None:
     app.add_template_filter(source)
     app.add_template_global(get_locale)
     app.add_template_global(text)
+    app.add_template_global(fitting_size)

@@ -14,26 +14,60 @@ from functools import cache
 
 from PIL import ImageFont
 
-#: The sheet's font files, regular and bold.
-FONT_FILES = {False: "DejaVuSansCondensed.ttf", True: "DejaVuSansCondensed-Bold.ttf"}
+#: The printouts' font files by family, regular and bold: the score sheet's condensed
+#: type, the other printouts' DejaVu Sans, the certificates' DejaVu Serif.
+FONT_FILES = {
+    ("condensed", False): "DejaVuSansCondensed.ttf",
+    ("condensed", True): "DejaVuSansCondensed-Bold.ttf",
+    ("sans", False): "DejaVuSans.ttf",
+    ("sans", True): "DejaVuSans-Bold.ttf",
+    ("serif", False): "DejaVuSerif.ttf",
+    ("serif", True): "DejaVuSerif-Bold.ttf",
+}
 #: Font units the font is loaded at: widths come out in thousandths of an em.
 UNITS = 1000
 MM_PER_PT = 25.4 / 72
 
 
 @cache
-def _font(bold: bool) -> ImageFont.FreeTypeFont:
-    return ImageFont.truetype(FONT_FILES[bold], UNITS)
+def _font(family: str, bold: bool) -> ImageFont.FreeTypeFont:
+    return ImageFont.truetype(FONT_FILES[family, bold], UNITS)
 
 
 @cache
-def width_mm(text: str, size_pt: float, *, bold: bool = False) -> float:
+def width_mm(text: str, size_pt: float, *, bold: bool = False, family: str = "condensed") -> float:
     """The printed width of ``text`` in millimetres at ``size_pt`` points.
 
-    >>> round(width_mm("Bartholomäus", 8), 1)
-    17.7
+    >>> round(width_mm("Bartholomäus", 8), 1), round(width_mm("Bartholomäus", 8, family="sans"), 1)
+    (17.7, 19.7)
     """
-    return _font(bold).getlength(text) / UNITS * size_pt * MM_PER_PT
+    return _font(family, bold).getlength(text) / UNITS * size_pt * MM_PER_PT
+
+
+def fitting_size(
+    text: str,
+    width: float,
+    size_pt: float,
+    *,
+    least: float = 7.5,
+    bold: bool = False,
+    family: str = "sans",
+) -> float | None:
+    """The largest type size up to ``size_pt`` (in half points) at which every word of
+    ``text`` fits ``width`` mm, so a line breaks only at its spaces: a name on a seating
+    list or a certificate set smaller rather than broken inside. None when even ``least``
+    is too large: the printout then writes the name's short form.
+
+    >>> fitting_size("Anna Muster", 60, 13), fitting_size("Maximilianbartholomäus", 40, 13)
+    (13, 9.0)
+    >>> fitting_size("Maximilianbartholomäus", 20, 13) is None
+    True
+    """
+    widest = max((width_mm(w, 1, bold=bold, family=family) for w in text.split()), default=0.0)
+    if widest * size_pt <= width:
+        return size_pt
+    size = int(width / widest * 2) / 2
+    return size if size >= least else None
 
 
 def wrap(text: str, width: float, size_pt: float, *, bold: bool = False) -> list[str] | None:

@@ -231,10 +231,8 @@ def test_the_season_and_the_tournament_printouts(
         names = [p["name"] for p in table["players"]]
         body = {"contract": "doppelt", "bidder": names[0], "points": 44}
         record(client, table["evening"], body)
-    for kind in ("rounds/1/seating", "rounds/1/cards", "rounds/1/sheets", "rounds/1/results"):
-        _, text = read_as_paper(
-            client, monkeypatch, f"/tournaments/{tid}/{kind}.pdf", kind.replace("/", "-")
-        )
+    kinds = ("rounds/1/seating", "rounds/1/cards", "rounds/1/sheets", "rounds/1/results")
+    for kind in (*kinds, "standings"):
+        path = f"/tournaments/{tid}/{kind}.pdf"
+        _, text = read_as_paper(client, monkeypatch, path, kind.replace("/", "-"))
         names_whole(text, LONG)
-    _, text = read_as_paper(client, monkeypatch, f"/tournaments/{tid}/standings.pdf", "standings")
-    names_whole(text, LONG)
