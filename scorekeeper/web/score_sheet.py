@@ -214,10 +214,10 @@ class Facts:
                 found.append(HandLine(record.number, lead, "void", (said,), empty, ("",) * commons))
                 continue
             hand = self.codes.hand(game, record.facts, self.short)
-            if hand.spread:
-                kind, texts = "spread", (hand.contract, hand.who)
-            else:
-                kind, texts = "hand", (hand.contract, hand.who, hand.points, hand.extra)
+            kind = "spread" if hand.spread else "hand"
+            texts: tuple[str, ...] = (hand.contract, hand.who)
+            if not hand.spread:
+                texts += (hand.points, hand.extra)
             cells: list[tuple[str, str]] = []
             common: list[str]
             if self.kasse:
