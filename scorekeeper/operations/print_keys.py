@@ -1,4 +1,4 @@
-"""What an evening's printouts print, read cheaply: the parts of their cache key
+"""What an evening's (or a tournament's) printouts print, read cheaply: the parts of their cache key
 (``web/printouts.py``; docs/server.md "Printouts").
 
 Every write to an evening's facts changes its stamp (``facts.Stamp``); the rest of what a
@@ -14,7 +14,8 @@ from typing import Any
 from sqlalchemy import func, select
 
 from scorekeeper.db import unit_of_work
-from scorekeeper.db.models import GroupEvening, Hand, SettlementTick, TableGroup
+from scorekeeper.db.models import Evening, GroupEvening, Hand, SettlementTick, TableGroup
+from scorekeeper.db.tournament_models import Entrant, Round, Tournament, TournamentTable
 from scorekeeper.operations.facts import read_head, read_seatings
 
 
@@ -65,3 +66,66 @@ def hand_count(parts: dict[str, Any]) -> int:
 def last_hand(parts: dict[str, Any]) -> int:
     """The number of the evening's last hand (0 before the first)."""
     return int(parts["last_hand"])
+
+
+def tournament_print_parts(tournament_id: int) -> dict[str, Any] | None:
+    """The parts of a tournament's printouts' key: its settings, its entrants, its rounds
+    and their tables, and the stamp of each table's evening (every hand played there).
+    None when there is no such tournament."""
+    connection = unit_of_work.current().connection()
+    found = connection.execute(
+        select(
+            Tournament.name,
+            Tournament.place,
+            Tournament.date,
+            Tournament.options,
+            Tournament.rounds,
+            Tournament.deals_per_player,
+            Tournament.scoring,
+            Tournament.language,
+            Tournament.version,
+            Tournament.frozen_at,
+        ).where(Tournament.id == tournament_id)
+    ).one_or_none()
+    if found is None:
+        return None
+    entrants = connection.execute(
+        select(
+            Entrant.number,
+            Entrant.name,
+            Entrant.club,
+            Entrant.present,
+            Entrant.joins_round,
+            Entrant.left_after,
+        )
+        .where(Entrant.tournament_id == tournament_id)
+        .order_by(Entrant.number)
+    ).all()
+    rounds = connection.execute(
+        select(Round.number, Round.draw, Round.started_at, Round.closed_at)
+        .where(Round.tournament_id == tournament_id)
+        .order_by(Round.number)
+    ).all()
+    tables = connection.execute(
+        select(
+            Round.number,
+            TournamentTable.number,
+            TournamentTable.code,
+            TournamentTable.seats,
+            Evening.version,
+            Evening.updated_at,
+            Evening.hand_count,
+            Evening.edit_count,
+        )
+        .join(Round, Round.id == TournamentTable.round_id)
+        .join(Evening, Evening.id == TournamentTable.evening_id)
+        .where(Round.tournament_id == tournament_id)
+        .order_by(Round.number, TournamentTable.number)
+    ).all()
+    return {
+        "tournament": tournament_id,
+        "settings": list(found),
+        "entrants": [list(e) for e in entrants],
+        "rounds": [list(r) for r in rounds],
+        "tables": [list(t) for t in tables],
+    }

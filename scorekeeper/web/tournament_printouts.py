@@ -20,6 +20,7 @@ from flask import current_app, request, url_for
 from scorekeeper.core.standings import rank_points
 from scorekeeper.db.tournament_models import Entrant, Round, Tournament
 from scorekeeper.operations.tournament_results import Line, TableState
+from scorekeeper.web import printouts
 
 #: Host names a tablet on the hall's network can never reach: they name the laptop itself.
 LOCAL_HOSTS = frozenset({"localhost", "127.0.0.1", "::1", "0.0.0.0"})
@@ -199,3 +200,17 @@ def is_final(tournament: Tournament) -> bool:
 def winners(lines: Sequence[Line]) -> list[Line]:
     """Who holds first place (several when tied on every tie break), if anyone played."""
     return [line for line in lines if line.standing.place == 1 and line.standing.rounds]
+
+
+def print_round_ahead(tournament_id: int, number: int, *, closed: bool) -> None:
+    """Ask the print workers for the printouts a round's start or close makes wanted: the
+    seating list, table cards and blank sheets of a round that starts; its results and the
+    standings once it closes (``printouts.print_ahead``)."""
+    kinds = ("results",) if closed else ("seating", "cards", "sheets")
+    paths = [
+        url_for(f"tournament_pdfs.{kind}", tournament_id=tournament_id, number=number)
+        for kind in kinds
+    ]
+    if closed:
+        paths.append(url_for("tournament_pdfs.standings", tournament_id=tournament_id))
+    printouts.print_ahead((path, False) for path in paths)

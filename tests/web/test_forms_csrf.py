@@ -149,8 +149,15 @@ def seed(client: FlaskClient, app: Flask) -> list[str]:
             code = start(client, tournament, 1)["tables"][0]["code"]
     create_tournament(app.test_client(), name="Turnier von jemand anderem")
     # The Undo button shows only right after a hand was saved; a table's code is printed
-    # on its card, not linked; the PIN's page is where a locked installation sends you.
-    return [f"/evenings/{troggen}?saved=1", f"/evenings/{visp}?saved=1", f"/t/{code}", "/unlock"]
+    # on its card, not linked; the PIN's page is where a locked installation sends you; a
+    # sheet's parts are listed for an evening of more than a thousand hands.
+    return [
+        f"/evenings/{troggen}?saved=1",
+        f"/evenings/{visp}?saved=1",
+        f"/t/{code}",
+        "/unlock",
+        f"/evenings/{troggen}/sheet",
+    ]
 
 
 def crawl(client: FlaskClient, starts: list[str]) -> dict[str, Page]:

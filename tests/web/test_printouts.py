@@ -139,8 +139,9 @@ def test_the_least_recently_used_printouts_go_first(tmp_path: Path) -> None:
     assert not list(tmp_path.glob("*.part"))
 
 
-def listen(folder: Path) -> tuple[str, list[bytes], threading.Thread]:
-    """A Unix socket standing in for the print workers: what each connection sent."""
+def listen(folder: Path, count: int = 2) -> tuple[str, list[bytes], threading.Thread]:
+    """A Unix socket standing in for the print workers: what each of ``count``
+    connections sent."""
     path = str(folder / "print.sock")
     server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     server.bind(path)
@@ -150,7 +151,7 @@ def listen(folder: Path) -> tuple[str, list[bytes], threading.Thread]:
 
     def take() -> None:
         with server:
-            for _ in range(2):
+            for _ in range(count):
                 connection, _ = server.accept()
                 with connection:
                     chunks = []
@@ -198,3 +199,45 @@ def test_a_closed_evening_is_asked_of_the_print_workers(
     # The token is for that printout only.
     other = f"/evenings/{evening}/settlement.pdf"
     assert unlock_asked(stranger.get(other, headers={printouts.AHEAD_HEADER: token}))
+
+
+def test_tournament_printouts_are_kept_by_the_tournaments_state_and_asked_ahead(
+    make_app: Callable[..., Flask], tmp_path: Path
+) -> None:
+    """A round's start asks for its seating list, cards and blank sheets; its close for
+    its results and the standings. A hand played at a table is a new standings."""
+    short, heard, thread = listen(tmp_path, count=5)
+    app = make_app(WTF_CSRF_ENABLED=False, PRINT_SOCKETS=[short, short])
+    client = app.test_client()
+    body = {
+        "name": "Turnier",
+        "game": "troggen",
+        "rounds": 1,
+        "deals_per_player": 1,
+        "password": "geheim123",
+    }
+    tid = client.post("/api/v1/tournaments", json=body).json["id"]
+    for name in ("Anna", "Bert", "Clara", "Dora"):
+        client.post(f"/api/v1/tournaments/{tid}/entrants", json={"name": name})
+    assert client.post(f"/api/v1/tournaments/{tid}/rounds").status_code == 201
+    table = client.post(f"/api/v1/tournaments/{tid}/rounds/1/start").json["tables"][0]
+    standings = f"/tournaments/{tid}/standings.pdf"
+    first = client.get(standings)
+    assert client.get(standings).headers["X-Printout"] == "kept"
+    bidder = table["players"][0]["name"]
+    hand = {"contract": "einfach", "bidder": bidder, "points": 41}
+    assert client.post(f"/api/v1/evenings/{table['evening']}/hands", json=hand).status_code == 201
+    after = client.get(standings)
+    assert after.headers["X-Printout"] == "rendered"
+    assert after.headers["ETag"] != first.headers["ETag"]
+    closed = client.post(f"/api/v1/tournaments/{tid}/rounds/1/close", json={"confirm": True})
+    assert closed.status_code == 200
+    thread.join()
+    asked = sorted(h.decode().split(" ")[1] for h in heard)
+    assert asked == [
+        f"/tournaments/{tid}/rounds/1/cards.pdf",
+        f"/tournaments/{tid}/rounds/1/results.pdf",
+        f"/tournaments/{tid}/rounds/1/seating.pdf",
+        f"/tournaments/{tid}/rounds/1/sheets.pdf",
+        f"/tournaments/{tid}/standings.pdf",
+    ]

@@ -24,7 +24,7 @@ from scorekeeper.operations.tournament_results import (
     table_states,
     tournament_standings,
 )
-from scorekeeper.web import access
+from scorekeeper.web import access, tournament_printouts
 from scorekeeper.web.blueprints.api import body, idempotent, reply
 from scorekeeper.web.tournament_json import (
     entrant_json,
@@ -232,7 +232,10 @@ def start(tournament_id: int, number: int) -> Response:
         round_ = rounds_ops.start_round(tournament, load_round(tournament, number))
         return Written(jsonify(round_json(tournament, round_, table_states(round_))))
 
-    return write(make)
+    response = write(make)
+    if response.status_code == 200:
+        tournament_printouts.print_round_ahead(tournament_id, number, closed=False)
+    return response
 
 
 @bp.post("/tournaments/<int:tournament_id>/rounds/<int:number>/close")
@@ -246,7 +249,10 @@ def close(tournament_id: int, number: int) -> Response:
         round_ = rounds_ops.close_round(tournament, load_round(tournament, number), confirm=confirm)
         return Written(jsonify(round_json(tournament, round_, table_states(round_))))
 
-    return write(make)
+    response = write(make)
+    if response.status_code == 200:
+        tournament_printouts.print_round_ahead(tournament_id, number, closed=True)
+    return response
 
 
 @bp.get("/tournaments/<int:tournament_id>/standings")

@@ -7,33 +7,43 @@ check in ``blueprints/guard.py`` lets only the organiser print.
 
 from __future__ import annotations
 
-from flask import Blueprint, Response
+from collections.abc import Callable
+
+from flask import Blueprint, Response, abort
 
 from scorekeeper.core.rules import get_variant
 from scorekeeper.core.rules.base import msg
 from scorekeeper.core.standings_texts import scoring_rule
 from scorekeeper.db.models import utcnow
 from scorekeeper.db.tournament_models import Round, Tournament
+from scorekeeper.operations import print_keys
 from scorekeeper.operations.tournament_results import (
     round_states,
     table_states,
     tournament_standings,
 )
 from scorekeeper.operations.tournament_rounds import RoundStateError
-from scorekeeper.web import tournament_printouts
-from scorekeeper.web.blueprints.exports import download
+from scorekeeper.web import printouts, tournament_printouts
 from scorekeeper.web.blueprints.tournament_api import load, load_round
 from scorekeeper.web.pdf import render_pdf
+from scorekeeper.web.printouts import Printout
 
 bp = Blueprint("tournament_pdfs", __name__, url_prefix="/tournaments/<int:tournament_id>")
 # The round page warns when table cards would carry an address tablets cannot reach.
 bp.add_app_template_global(tournament_printouts.table_address, "table_address")
 
 
-def pdf_file(tournament: Tournament, data: bytes, what: str) -> Response:
-    """The PDF shown in the browser, named so the downloads folder stays readable."""
+def printed(tournament: Tournament, what: str, make: Callable[[], bytes]) -> Response:
+    """The printout ``what``, kept by the tournament's state (``web/printouts.py``): its
+    settings, entrants, rounds and every table's hands, and the address the table cards
+    print; named so the downloads folder stays readable."""
+    parts = print_keys.tournament_print_parts(tournament.id)
+    if parts is None:
+        abort(404)
     day = (tournament.date or tournament.created_at.date()).isoformat()
-    return download(data, "application/pdf", f"{day}-{what}-{tournament.id}.pdf", inline=True)
+    name = f"{day}-{what}-{tournament.id}.pdf"
+    key = {**parts, "what": what, "address": tournament_printouts.table_address().base}
+    return printouts.answer(Printout("tournament", key, name, make))
 
 
 def started(round_: Round) -> None:
@@ -64,17 +74,20 @@ def seating(tournament_id: int, number: int) -> Response:
     """The seating list to pin on the wall: by table, then alphabetically."""
     tournament = load(tournament_id)
     round_ = load_round(tournament, number)
-    tables = tournament_printouts.printed_tables(tournament, round_)
-    sitting_out = tournament_printouts.byes(tournament, round_)
-    data = render(
-        tournament,
-        "pdf/tournament/seating.html",
-        round=round_,
-        tables=tables,
-        byes=sitting_out,
-        placements=tournament_printouts.placements(tables, sitting_out),
-    )
-    return pdf_file(tournament, data, f"round{number}-seating")
+
+    def make() -> bytes:
+        tables = tournament_printouts.printed_tables(tournament, round_)
+        sitting_out = tournament_printouts.byes(tournament, round_)
+        return render(
+            tournament,
+            "pdf/tournament/seating.html",
+            round=round_,
+            tables=tables,
+            byes=sitting_out,
+            placements=tournament_printouts.placements(tables, sitting_out),
+        )
+
+    return printed(tournament, f"round{number}-seating", make)
 
 
 @bp.get("/rounds/<int:number>/cards.pdf")
@@ -83,19 +96,22 @@ def cards(tournament_id: int, number: int) -> Response:
     tournament = load(tournament_id)
     round_ = load_round(tournament, number)
     started(round_)
-    address = tournament_printouts.table_address()
-    tables = tournament_printouts.printed_tables(tournament, round_)
-    urls = {t.number: address.table_url(t.code or "") for t in tables}
-    data = render(
-        tournament,
-        "pdf/tournament/cards.html",
-        round=round_,
-        tables=tables,
-        address=address,
-        urls=urls,
-        qr={n: tournament_printouts.qr_png(url) for n, url in urls.items()},
-    )
-    return pdf_file(tournament, data, f"round{number}-cards")
+
+    def make() -> bytes:
+        address = tournament_printouts.table_address()
+        tables = tournament_printouts.printed_tables(tournament, round_)
+        urls = {t.number: address.table_url(t.code or "") for t in tables}
+        return render(
+            tournament,
+            "pdf/tournament/cards.html",
+            round=round_,
+            tables=tables,
+            address=address,
+            urls=urls,
+            qr={n: tournament_printouts.qr_png(url) for n, url in urls.items()},
+        )
+
+    return printed(tournament, f"round{number}-cards", make)
 
 
 @bp.get("/rounds/<int:number>/sheets.pdf")
@@ -103,20 +119,21 @@ def sheets(tournament_id: int, number: int) -> Response:
     """A blank paper score sheet per table, for when a tablet fails."""
     tournament = load(tournament_id)
     round_ = load_round(tournament, number)
-    tables = tournament_printouts.printed_tables(tournament, round_)
-    rows = {
-        t.number: tournament_printouts.sheet_rows(t, tournament_printouts.hands_due(tournament, t))
-        for t in tables
-    }
-    data = render(
-        tournament,
-        "pdf/tournament/sheets.html",
-        round=round_,
-        tables=tables,
-        rows=rows,
-        row_mm={n: tournament_printouts.sheet_row_height(len(r)) for n, r in rows.items()},
-    )
-    return pdf_file(tournament, data, f"round{number}-sheets")
+
+    def make() -> bytes:
+        tables = tournament_printouts.printed_tables(tournament, round_)
+        due = tournament_printouts.hands_due
+        rows = {t.number: tournament_printouts.sheet_rows(t, due(tournament, t)) for t in tables}
+        return render(
+            tournament,
+            "pdf/tournament/sheets.html",
+            round=round_,
+            tables=tables,
+            rows=rows,
+            row_mm={n: tournament_printouts.sheet_row_height(len(r)) for n, r in rows.items()},
+        )
+
+    return printed(tournament, f"round{number}-sheets", make)
 
 
 @bp.get("/rounds/<int:number>/results.pdf")
@@ -125,17 +142,20 @@ def results(tournament_id: int, number: int) -> Response:
     tournament = load(tournament_id)
     round_ = load_round(tournament, number)
     started(round_)
-    states = table_states(round_)
-    data = render(
-        tournament,
-        "pdf/tournament/results.html",
-        round=round_,
-        tables={t.number: t for t in tournament_printouts.printed_tables(tournament, round_)},
-        states=states,
-        rank_points=tournament_printouts.table_rank_points(states),
-        byes=tournament_printouts.byes(tournament, round_),
-    )
-    return pdf_file(tournament, data, f"round{number}-results")
+
+    def make() -> bytes:
+        states = table_states(round_)
+        return render(
+            tournament,
+            "pdf/tournament/results.html",
+            round=round_,
+            tables={t.number: t for t in tournament_printouts.printed_tables(tournament, round_)},
+            states=states,
+            rank_points=tournament_printouts.table_rank_points(states),
+            byes=tournament_printouts.byes(tournament, round_),
+        )
+
+    return printed(tournament, f"round{number}-results", make)
 
 
 @bp.get("/standings.pdf")
@@ -143,17 +163,20 @@ def standings(tournament_id: int) -> Response:
     """The standings with every round and the rule that ranks them; then the winners'
     certificates once the last round is closed."""
     tournament = load(tournament_id)
-    states = round_states(tournament)
-    lines = tournament_standings(tournament, states)
-    final = tournament_printouts.is_final(tournament)
-    data = render(
-        tournament,
-        "pdf/tournament/standings.html",
-        lines=lines,
-        round_numbers=sorted(states),
-        rule=scoring_rule(tournament.scoring),
-        final=final,
-        printed_at=utcnow(),
-        winners=tournament_printouts.winners(lines) if final else [],
-    )
-    return pdf_file(tournament, data, "standings")
+
+    def make() -> bytes:
+        states = round_states(tournament)
+        lines = tournament_standings(tournament, states)
+        final = tournament_printouts.is_final(tournament)
+        return render(
+            tournament,
+            "pdf/tournament/standings.html",
+            lines=lines,
+            round_numbers=sorted(states),
+            rule=scoring_rule(tournament.scoring),
+            final=final,
+            printed_at=utcnow(),
+            winners=tournament_printouts.winners(lines) if final else [],
+        )
+
+    return printed(tournament, "standings", make)

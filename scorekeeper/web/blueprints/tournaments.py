@@ -28,7 +28,7 @@ from scorekeeper.operations.tournament_results import (
     tournament_standings,
 )
 from scorekeeper.operations.tournament_rounds import seat_names
-from scorekeeper.web import access, tournament_logbook
+from scorekeeper.web import access, tournament_logbook, tournament_printouts
 from scorekeeper.web.blueprints.tournament_api import check_password, load, load_round
 from scorekeeper.web.forms import chosen_id, picked_variant, place_errors
 from scorekeeper.web.json_shapes import text
@@ -452,6 +452,8 @@ def _back_to(url: str, warning: str) -> Callable[[], Response]:
 def start(tournament_id: int, number: int) -> Response:
     """Start the round: the tables get their codes and can play."""
 
+    done: list[bool] = []
+
     def make() -> Written[Response]:
         tournament = load(tournament_id)
         back = _round_url(tournament, number)
@@ -460,15 +462,21 @@ def start(tournament_id: int, number: int) -> Response:
         except rounds_ops.RoundStateError as error:
             raise Answered(_back_to(back, text(error.message))) from None
         flash(gettext("Round %(n)s has started. Hand out the table cards.", n=number))
+        done.append(True)
         return Written(redirect(back, 303))
 
-    return write(make)
+    response = write(make)
+    if done:
+        tournament_printouts.print_round_ahead(tournament_id, number, closed=False)
+    return response
 
 
 @bp.post("/<int:tournament_id>/rounds/<int:number>/close")
 def close(tournament_id: int, number: int) -> Response:
     """Close the round; unfinished tables only with the confirmation box ticked."""
     confirm = request.form.get("confirm") == "yes"
+
+    done: list[bool] = []
 
     def make() -> Written[Response]:
         tournament = load(tournament_id)
@@ -478,9 +486,13 @@ def close(tournament_id: int, number: int) -> Response:
             problems = " ".join(text(m) for ms in error.errors.values() for m in ms)
             raise Answered(_back_to(_round_url(tournament, number), problems)) from None
         flash(gettext("Round %(n)s is closed.", n=number))
+        done.append(True)
         return Written(redirect(url_for("tournaments.show", tournament_id=tournament_id), 303))
 
-    return write(make)
+    response = write(make)
+    if done:
+        tournament_printouts.print_round_ahead(tournament_id, number, closed=True)
+    return response
 
 
 @bp.get("/<int:tournament_id>/standings")
