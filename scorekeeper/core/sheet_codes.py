@@ -59,7 +59,7 @@ class Columns:
 def player_codes(players: Sequence[str]) -> dict[str, str]:
     """A short code per player: the shortest start of the name (up to three letters) that no
     other player's name starts with alike; a seat number (1, 2, …) where even three letters
-    do not tell two apart.
+    do not tell two apart (``#2`` where a name's letters make the seat number already).
 
     >>> player_codes(["Annelies", "Bartholomäus", "Christine"])
     {'Annelies': 'A', 'Bartholomäus': 'B', 'Christine': 'C'}
@@ -70,6 +70,7 @@ def player_codes(players: Sequence[str]) -> dict[str, str]:
     """
     letters = {p: "".join(p.split()) for p in players}
     codes: dict[str, str] = {}
+    alike: list[tuple[int, str]] = []
     for seat, player in enumerate(players, start=1):
         for size in range(1, CODE_LETTERS + 1):
             start = letters[player][:size].casefold()
@@ -79,8 +80,11 @@ def player_codes(players: Sequence[str]) -> dict[str, str]:
                 codes[player] = letters[player][:size]
                 break
         else:
-            codes[player] = str(seat)
-    return codes
+            alike.append((seat, player))
+    taken = {code.casefold() for code in codes.values()}
+    for seat, player in alike:
+        codes[player] = str(seat) if str(seat) not in taken else f"#{seat}"
+    return {p: codes[p] for p in players}
 
 
 def signed(value: int) -> str:
@@ -135,7 +139,7 @@ def troggen_codes(facts: Mapping[str, Any], codes: Mapping[str, str]) -> HandCod
 
     >>> troggen_codes({"contract": "doppelt", "bidder": "Anna", "partner": "Clara",
     ...     "points": 41, "last_trick": "pagat_won", "kulanz": 2}, {"Anna": "A", "Clara": "C"})
-    HandCodes(contract='D', who='A/C k2', points='41', extra='P+')
+    HandCodes(contract='D', who='A/C k2', points='41', extra='P+', spread=False)
     """
     contract = str(facts.get("contract", ""))
     code = TROGGEN_CONTRACTS.get(contract, contract)
@@ -207,7 +211,7 @@ def doppen_codes(facts: Mapping[str, Any], codes: Mapping[str, str]) -> HandCode
     ...     "uhu": {"player": "Bert", "result": "won"},
     ...     "pagat": {"player": "Clara", "result": "won"}},
     ...     {"Anne": "A", "Bert": "B", "Clara": "C"})
-    HandCodes(contract='2\u00d72', who='B', points='33', extra='P+·C aU+·B')
+    HandCodes(contract='2\u00d72', who='B', points='33', extra='P+·C aU+·B', spread=False)
     """
     contract = str(facts.get("contract", ""))
     kontra: Mapping[str, Any] = facts.get("kontra") or {}
@@ -258,7 +262,7 @@ def troggu_codes(facts: Mapping[str, Any], codes: Mapping[str, str]) -> HandCode
 
     >>> troggu_codes({"contract": "team", "team": ["Anna", "Beat"], "points": 61},
     ...     {"Anna": "A", "Beat": "B"})
-    HandCodes(contract='T', who='A+B', points='61', extra='')
+    HandCodes(contract='T', who='A+B', points='61', extra='', spread=False)
     """
     contract = str(facts.get("contract") or "team")
     code = TROGGU_CONTRACTS.get(contract, contract)
@@ -287,6 +291,13 @@ TROGGU_TALLY_LEGEND = (
 )
 
 
+#: How a player's cell reads, on every money sheet; Doppen writes the soloist's only.
+CELL_LEGEND = LegendEntry("(\u22126) +59", msg("the hand's change, then the running total"))
+DOPPEN_CELL_LEGEND = LegendEntry(
+    "(+16) 48", msg("in the soloist's column: the hand's result, then the column's value")
+)
+
+
 @dataclass(frozen=True, slots=True)
 class GameCodes:
     """Everything the sheet writes in short forms for one game."""
@@ -305,7 +316,9 @@ CODERS = {"troggen": troggen_codes, "doppen": doppen_codes, "troggu": troggu_cod
 def game_codes(game: str, *, keeps_tally: bool = False) -> GameCodes:
     """The columns and the legend of ``game`` (Eisten-Stalden's Striche have their own)."""
     if game == "troggen":
-        return GameCodes(TROGGEN_COLUMNS, TROGGEN_LEGEND)
+        return GameCodes(TROGGEN_COLUMNS, (*TROGGEN_LEGEND, CELL_LEGEND))
     if game == "doppen":
-        return GameCodes(DOPPEN_COLUMNS, DOPPEN_LEGEND)
-    return GameCodes(TROGGU_COLUMNS, TROGGU_TALLY_LEGEND if keeps_tally else TROGGU_LEGEND)
+        return GameCodes(DOPPEN_COLUMNS, (*DOPPEN_LEGEND, DOPPEN_CELL_LEGEND))
+    if keeps_tally:
+        return GameCodes(TROGGU_COLUMNS, TROGGU_TALLY_LEGEND)
+    return GameCodes(TROGGU_COLUMNS, (*TROGGU_LEGEND, CELL_LEGEND))

@@ -65,10 +65,9 @@ class Column:
 
 @dataclass(frozen=True, slots=True)
 class Cell:
-    """A cell: its text in lines, the hand's change printed before it, its span."""
+    """A cell: its text in lines and the columns it spans."""
 
     lines: tuple[str, ...] = ()
-    change: str = ""
     span: int = 1
 
 
@@ -234,7 +233,9 @@ class Facts:
                     if self.tally:
                         cells.append(("|" * result.tally.get(p, 0), ""))
                     elif p in result.deltas:
-                        cells.append((signed(result.balances.get(p, 0)), signed(result.deltas[p])))
+                        moved = result.deltas[p]
+                        total = signed(result.balances.get(p, 0))
+                        cells.append((total, signed(moved) if moved else ""))
                     else:
                         cells.append(("", ""))
                 common = [str(result.common.get(a, 0)) for a in self.current.ledger.common]
@@ -317,7 +318,7 @@ def measure(
             columns[LEAD].append(hand.facts[0])
             columns[LEAD + 1] += hand.facts[1].split()
             spread.append(hand.facts[1])
-        player_texts += [f"{change} {total}".strip() for total, change in hand.players]
+        player_texts += [beside(total, change) for total, change in hand.players]
         for index, text in enumerate(hand.common):
             common[index].append(text)
     for players, owned, tail in totals.values():
@@ -426,6 +427,17 @@ def build_sheet(
     return Sheet(widths.landscape, columns, pages, legend, codes, last)
 
 
+def beside(total: str, change: str) -> str:
+    """A player's cell: the hand's change in brackets, then the running total, which lines
+    up at the column's right edge. Plain text, with no element of its own: a styled
+    change cost WeasyPrint a third more time for the whole sheet (bench/sheet_pdf.py).
+
+    >>> beside("+59", "\u22126"), beside("", "")
+    ('(\u22126) +59', '')
+    """
+    return f"({change}) {total}" if change else total
+
+
 def cell_lines(text: str, width: float) -> tuple[str, ...]:
     """``text`` broken at its spaces to fit ``width`` mm of column (padding included)."""
     return tuple(wrap(text, width - CELL_PAD_MM - SLACK_MM / 2, SIZE_PT) or [text])
@@ -450,7 +462,7 @@ def hand_row(hand: HandLine, columns: Sequence[Column]) -> Row:
             for index, text in enumerate(hand.facts)
         ]
         lines = max(len(c.lines) for c in facts)
-    cells = [Cell((total,), change) for total, change in hand.players]
+    cells = [Cell((beside(total, change),)) for total, change in hand.players]
     tail = [Cell((text,)) for text in hand.common]
     return Row(hand.kind, (*lead, *facts, *cells, *tail), lines)
 
