@@ -14,14 +14,12 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from flask_babel import gettext
 
-from scorekeeper.core.settlement import Settlement
-from scorekeeper.core.sheet_codes import GameCodes, game_codes, player_codes, signed
+from scorekeeper.core.sheet_codes import game_codes, player_codes
 from scorekeeper.operations.views import EveningView
-from scorekeeper.web.jinja_filters import money
+from scorekeeper.web.sheet_facts import Facts, HandLine
 from scorekeeper.web.text_width import width_mm, wrap
 
 #: The type of the whole sheet, and of its title, in points.
@@ -32,7 +30,8 @@ TITLE_PT = 12
 #: sets the same values (``Sheet.style``).
 LINE_MM = 3.5
 TITLE_LINE_MM = 5.4
-ROW_EXTRA_MM = 0.95
+ROW_PAD_MM = 0.4
+ROW_EXTRA_MM = 2 * ROW_PAD_MM + 0.15  # the 0.3 pt rule below the row, and rounding
 PARAGRAPH_MM = 1.2
 #: A cell's padding, left and right together, and the slack a measured width keeps.
 CELL_PAD_MM = 1.4
@@ -97,22 +96,6 @@ class Page:
 
 
 @dataclass(frozen=True, slots=True)
-class HandLine:
-    """A hand read for the sheet, before it is measured into a row."""
-
-    number: int
-    #: Its number and dealer.
-    lead: tuple[str, str]
-    #: ``hand``: the four facts' texts; ``spread``: a Misère's contract and its points,
-    #: which take the other three columns; ``void``: the reason, across all four.
-    kind: str
-    facts: tuple[str, ...]
-    #: Each player's total and the hand's change.
-    players: tuple[tuple[str, str], ...]
-    common: tuple[str, ...]
-
-
-@dataclass(frozen=True, slots=True)
 class Sheet:
     """The score sheet (or one part of a long one) laid out, for ``pdf/sheet.html``."""
 
@@ -131,7 +114,7 @@ class Sheet:
             "line": LINE_MM,
             "title": TITLE_LINE_MM,
             "pad": CELL_PAD_MM / 2,
-            "row": 0.4,
+            "row": ROW_PAD_MM,
             "paragraph": PARAGRAPH_MM,
         }
 
@@ -153,128 +136,6 @@ def lines_of(text: str, width: float, size: float = SIZE_PT, *, bold: bool = Fal
     if lines is not None:
         return len(lines)
     return sum(max(1, math.ceil(width_mm(w, size, bold=bold) / width)) for w in text.split())
-
-
-@dataclass
-class Facts:
-    """The evening read for its sheet: every hand's cells and the totals after each."""
-
-    current: EveningView
-    codes: GameCodes
-    short: dict[str, str]
-    void_reasons: Mapping[int, str]
-
-    @property
-    def players(self) -> tuple[str, ...]:
-        """Every player of the evening, a column each."""
-        return self.current.all_players
-
-    @property
-    def kasse(self) -> bool:
-        """Doppen's Aufschreibsystem: the soloist's column and the Kasse notes."""
-        return hasattr(self.current.variant, "kasse_view")
-
-    @property
-    def tally(self) -> bool:
-        """Eisten-Stalden's Striche: strokes instead of money."""
-        return self.current.variant.keeps_tally
-
-    def common_heads(self) -> list[str]:
-        """The heads of the columns right of the players': the pot, or the Kasse."""
-        if self.kasse:
-            return [gettext("Kasse")]
-        return [gettext("Pot") for _ in self.current.ledger.common]
-
-    def kasse_notes(self, state: Any) -> tuple[int, dict[str, int]]:
-        """The Kasse column's note (what each seated player is noted for in common) and
-        each player's own notes, at the foot of their column."""
-        kasse = self.current.variant.kasse_view(state)  # type: ignore[attr-defined]
-        return max(dict(kasse.common).values(), default=0), dict(kasse.individual)
-
-    def columns_of(self, state: Any) -> dict[str, int]:
-        """Doppen's column value S per player after a hand (docs/doppen.md §10)."""
-        return dict(self.current.variant.columns(state))  # type: ignore[attr-defined]
-
-    def hands(self) -> list[HandLine]:
-        """Every hand: its facts in short forms (a void: its reason), its players' cells
-        and its common cells."""
-        found = []
-        columns: dict[str, int] = {}
-        note = 0
-        game = self.current.evening.game
-        commons = len(self.common_heads())
-        for result in self.current.ledger.hands:
-            record = result.record
-            lead = (str(record.number), self.short.get(record.table.dealer, ""))
-            if record.void:
-                reason = self.void_reasons.get(record.number) or ""
-                said = f"{gettext('voided')}: {reason}" if reason else gettext("voided")
-                empty = (("", ""),) * len(self.players)
-                found.append(HandLine(record.number, lead, "void", (said,), empty, ("",) * commons))
-                continue
-            hand = self.codes.hand(game, record.facts, self.short)
-            kind = "spread" if hand.spread else "hand"
-            texts: tuple[str, ...] = (hand.contract, hand.who)
-            if not hand.spread:
-                texts += (hand.points, hand.extra)
-            cells: list[tuple[str, str]] = []
-            common: list[str]
-            if self.kasse:
-                now = self.columns_of(result.state)
-                for p in self.players:
-                    moved = now.get(p, 0) - columns.get(p, 0)
-                    cells.append((signed(now.get(p, 0)), signed(moved)) if moved else ("", ""))
-                columns = now
-                new_note, _ = self.kasse_notes(result.state)
-                common = [money(new_note) if new_note != note else ""]
-                note = new_note
-            else:
-                for p in self.players:
-                    if self.tally:
-                        cells.append(("|" * result.tally.get(p, 0), ""))
-                    elif p in result.deltas:
-                        moved = result.deltas[p]
-                        total = signed(result.balances.get(p, 0))
-                        cells.append((total, signed(moved) if moved else ""))
-                    else:
-                        cells.append(("", ""))
-                common = [str(result.common.get(a, 0)) for a in self.current.ledger.common]
-            found.append(HandLine(record.number, lead, kind, texts, tuple(cells), tuple(common)))
-        return found
-
-    def totals(self) -> dict[int, tuple[list[str], list[str], list[str]]]:
-        """After each hand (and before the first, as 0): the players' totals, their own
-        Kasse notes (Doppen) and the common cells."""
-        ledger = self.current.ledger
-        out: dict[int, tuple[list[str], list[str], list[str]]] = {}
-        balances: dict[str, int] = {}
-        tally: dict[str, int] = {}
-        common = {a: ledger.carried_in if a == "pot" else 0 for a in ledger.common}
-        note, own = 0, dict[str, int]()
-
-        def keep(number: int) -> None:
-            if self.tally:
-                totals = [str(tally.get(p, 0)) for p in self.players]
-            else:
-                totals = [signed(balances.get(p, 0)) for p in self.players]
-            if self.kasse:
-                owned = [money(own[p]) if own.get(p) else "" for p in self.players]
-                out[number] = (totals, owned, [money(note)])
-            else:
-                out[number] = (totals, [], [str(v) for v in common.values()])
-
-        keep(0)
-        for result in ledger.hands:
-            if self.kasse:
-                balances = self.columns_of(result.state)
-                note, own = self.kasse_notes(result.state)
-            else:
-                balances = dict(result.balances)
-                common = {a: result.common.get(a, 0) for a in ledger.common}
-            for p, marks in result.tally.items():
-                tally[p] = tally.get(p, 0) + marks
-            keep(result.record.number)
-        return out
 
 
 @dataclass
@@ -549,88 +410,3 @@ class Paper:
             )
             before = after
         return tuple(found)
-
-
-@dataclass(frozen=True, slots=True)
-class End:
-    """What the last page ends with: each player's result, the pot or Kasse, the payments."""
-
-    heads: tuple[str, ...]
-    rows: tuple[tuple[str, ...], ...]
-    lines: tuple[str, ...]
-    payments: tuple[tuple[str, str, str], ...]
-
-
-def party(name: str) -> str:
-    """A settlement's party as the sheet names it: a player, or the pot or Kasse."""
-    names: dict[str, str] = {
-        "pot": gettext("Pot"),
-        "kasse": gettext("Kasse"),
-        "carried": gettext("Carried pot"),
-    }
-    return names.get(name, name)
-
-
-def closing_lines(current: EveningView, result: Settlement, currency: str) -> tuple[str, ...]:
-    """The end rule's lines (the pot shared out, the Kasse paid in), in words."""
-    found = []
-    for line in result.closing:
-        amounts = [
-            f"{party(account)} "
-            + (money(amount, currency, plus=True) if line.money else signed(amount))
-            for account, amount in line.amounts().items()
-            if account not in current.variant.common_accounts
-        ]
-        found.append(f"{line.label.render(gettext)}: {', '.join(amounts)}")
-    return tuple(found)
-
-
-def kasse_rows(
-    current: EveningView, result: Settlement, currency: str
-) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...]]:
-    """Doppen's end: each column S, the points it pays (n·S \u2212 ΣS where the table stayed
-    the same all evening), the Kasse shared out, the money."""
-    columns: dict[str, int] = current.variant.columns(current.ledger.state)  # type: ignore[attr-defined]
-    total = sum(columns.values())
-    seated = len(columns)
-    formula = all(result.final.get(p, 0) == seated * v - total for p, v in columns.items())
-    net_head = "n·S \u2212 ΣS" if formula else gettext("Points")
-    heads = (gettext("Player"), "S", net_head, gettext("Kasse"), gettext("Money"))
-    rows = tuple(
-        (
-            p,
-            signed(columns.get(p, 0)),
-            signed(result.final.get(p, 0)),
-            money(result.money.get(p, 0), currency, plus=True),
-            money(result.net.get(p, 0), currency, plus=True),
-        )
-        for p in current.all_players
-    )
-    return heads, rows
-
-
-def sheet_end(current: EveningView) -> End:
-    """The settlement as the sheet's last page gives it: each player's result (Doppen's
-    by ``kasse_rows``; Eisten-Stalden's Striche), the end rule's lines, the payments."""
-    players = current.all_players
-    if current.variant.keeps_tally:
-        tally = current.ledger.tally
-        striche = tuple((p, str(tally.get(p, 0))) for p in players)
-        return End((gettext("Player"), gettext("Striche")), striche, (), ())
-    result = current.settlement()
-    currency = current.evening.options.get("currency", "")
-    lines = closing_lines(current, result, currency)
-    payments = tuple(
-        (party(p.source), party(p.target), money(p.amount, currency)) for p in result.transfers
-    )
-    if hasattr(current.variant, "kasse_view"):
-        heads, rows = kasse_rows(current, result, currency)
-        return End(heads, rows, lines, payments)
-    heads = (gettext("Player"), current.variant.unit_name.render(gettext), gettext("Money"))
-    parties = [*players, *(q for q in result.net if q not in players)]
-    rows = tuple(
-        (party(p), signed(result.final[p]), money(result.net[p], currency, plus=True))
-        for p in parties
-        if p in result.net
-    )
-    return End(heads, rows, lines, payments)

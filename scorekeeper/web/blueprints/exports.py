@@ -38,7 +38,8 @@ from scorekeeper.web.pairwise_table import pairwise_table
 from scorekeeper.web.pdf import pdf_of, printed_html, render_pdf
 from scorekeeper.web.presentation import exact_money, tally_view
 from scorekeeper.web.printouts import Printout
-from scorekeeper.web.score_sheet import build_sheet, party, sheet_end
+from scorekeeper.web.score_sheet import build_sheet
+from scorekeeper.web.sheet_end import party, sheet_end
 from scorekeeper.web.writing import Answered, Written, write
 
 bp = Blueprint("exports", __name__)
