@@ -24,6 +24,7 @@ from scorekeeper.core.validation import (
     read_players,
     read_text,
 )
+from scorekeeper.db import unit_of_work
 from scorekeeper.db.extensions import db
 from scorekeeper.db.models import (
     Evening,
@@ -224,11 +225,19 @@ def read_end_rule(current: EveningView, value: str | None) -> str | None:
     return value
 
 
+#: Where a unit of work notes the evenings it closed (by id): once it commits, the shell
+#: asks for their printouts ahead (``web/blueprints/exports.py``).
+CLOSED = "closed_evenings"
+
+
 def set_closed(evening: Evening, closed: bool, *, source: str) -> Evening:
-    """Close an evening once its settlement is signed, or reopen it; both leave a trace."""
+    """Close an evening once its settlement is signed, or reopen it; both leave a trace.
+    A close is noted in the unit of work (``CLOSED``)."""
     lock_evening(evening)
     if (evening.closed_at is not None) == closed:
         return evening
     evening.closed_at = utcnow() if closed else None
     add_revision(evening, source=source)
+    if closed:
+        unit_of_work.current().info.setdefault(CLOSED, set()).add(evening.id)
     return evening

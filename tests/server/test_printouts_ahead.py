@@ -50,4 +50,5 @@ def test_a_closed_evening_finds_its_sheet_and_settlement_printed(
         again = urllib.request.Request(url, headers={"If-None-Match": headers["ETag"]})
         with pytest.raises(urllib.error.HTTPError) as repeated:
             opener.open(again, timeout=30)
+        repeated.value.close()
         assert repeated.value.code == 304

@@ -401,10 +401,7 @@ def set_closed(evening_id: int, closed: bool) -> Response:
         evening = operations.set_closed(load(evening_id), closed, source="api")
         return Written(jsonify(json_shapes.evening_json(operations.view(evening))))
 
-    response = write(make)
-    if closed and response.status_code == 200:
-        exports.print_closed_ahead(evening_id)
-    return response
+    return write(make)
 
 
 @bp.post("/evenings/<int:evening_id>/close")

@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import json
 from decimal import Decimal
+from typing import Any
 
 from flask import (
     Blueprint,
     Response,
     abort,
     flash,
+    g,
+    has_request_context,
     redirect,
     render_template,
     request,
@@ -21,6 +24,7 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from scorekeeper import operations
 from scorekeeper.core.rules.base import InvalidInputError
+from scorekeeper.db import unit_of_work
 from scorekeeper.db.models import Evening
 from scorekeeper.operations import (
     carried_pots,
@@ -29,6 +33,7 @@ from scorekeeper.operations import (
     print_keys,
     table_groups,
 )
+from scorekeeper.operations import evenings as evenings_ops
 from scorekeeper.operations.club_statistics import evening_highlights
 from scorekeeper.web import csv_exports, json_limits, printouts
 from scorekeeper.web.bodies import takes_upload
@@ -40,6 +45,7 @@ from scorekeeper.web.presentation import exact_money, tally_view
 from scorekeeper.web.printouts import Printout
 from scorekeeper.web.score_sheet import build_sheet
 from scorekeeper.web.sheet_end import party, sheet_end
+from scorekeeper.web.tournament_tables import table_for_evening
 from scorekeeper.web.writing import Answered, Written, write
 
 bp = Blueprint("exports", __name__)
@@ -112,6 +118,8 @@ def sheet_heading(current: operations.EveningView, group: str | None) -> list[st
     return heading
 
 
+#: Where a request keeps the evenings it closed until its answer is made.
+CLOSED_AHEAD = "printouts_closed"
 #: A score sheet of more hands than this (five pages of 35) is a long printout: its own
 #: print workers render it (``web/printouts.py``).
 LONG_HANDS = 5 * 35
@@ -318,9 +326,29 @@ def close(evening_id: int) -> BaseResponse:
         flash(gettext("The evening is closed. Reopen it from the settlement page if needed."))
         return Written(redirect(url_for("settlement.show", evening_id=evening_id), 303))
 
-    response = write(make)
-    if response.status_code == 303:
-        print_closed_ahead(evening_id)
+    return write(make)
+
+
+@unit_of_work.when_committed
+def _note_closed(info: dict[str, Any]) -> None:
+    """The evenings a committed unit of work closed wait for the end of the request."""
+    closed = info.pop(evenings_ops.CLOSED, None)
+    if closed and has_request_context():
+        g.setdefault(CLOSED_AHEAD, set()).update(closed)
+
+
+@unit_of_work.when_rolled_back
+def _forget_closed(info: dict[str, Any]) -> None:
+    info.pop(evenings_ops.CLOSED, None)
+
+
+@bp.after_app_request
+def _print_closed(response: BaseResponse) -> BaseResponse:
+    """Once the answer is made, ask for the closed evenings' printouts ahead; a tournament
+    table's are left to the tournament's own (its results and standings)."""
+    for evening_id in sorted(g.pop(CLOSED_AHEAD, ())):
+        if table_for_evening(evening_id) is None:
+            print_closed_ahead(evening_id)
     return response
 
 
