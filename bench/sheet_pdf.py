@@ -4,8 +4,10 @@ For each game and table size, an evening of 200 and 1,000 hands (players named a
 are named) is built in a temporary SQLite database with a fixed seed. Then, alternating
 run by run so a busy moment of the machine hits both alike:
 
-- **our sheet**: what ``GET /evenings/<id>/sheet.pdf`` does: load the evening, replay it,
-  draw the chart, render the template and WeasyPrint with the print styles;
+- **our sheet**: what ``GET /evenings/<id>/sheet.pdf`` does when the sheet is not kept
+  yet: read the evening (its replay kept, as in a worker), lay the sheet out as paper,
+  render the template and WeasyPrint with the print styles (the 10,000-hand evening
+  whole, although the app prints it in parts);
 - **WeasyPrint alone**: an HTML ``<table>`` holding the sheet's own cell texts (every row
   of every table of our sheet, as text), with no stylesheet beyond ``@page`` and 8 pt
   type: the least any printout of those cells can cost.

@@ -22,8 +22,6 @@ class HandForm(Protocol):
     template: str
     #: A one-line summary of a stored hand (contract, who, points) for lists.
     summary_template: str
-    #: Macros ``head()`` and ``cells(facts)``: the game's columns on the printed score sheet.
-    sheet_macros: str
 
     def build(
         self, table: Table, formdata: Any = None, data: Mapping[str, Any] | None = None

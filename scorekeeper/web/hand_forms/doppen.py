@@ -65,7 +65,6 @@ class DoppenHandForm:
 
     template = "hands/doppen.html"
     summary_template = "hands/_doppen_summary.html"
-    sheet_macros = "pdf/doppen.html"
 
     def __init__(self, variant: Variant) -> None:
         self.variant = variant

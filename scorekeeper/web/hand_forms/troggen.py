@@ -52,7 +52,6 @@ class TroggenHandForm:
 
     template = "hands/troggen.html"
     summary_template = "hands/_troggen_summary.html"
-    sheet_macros = "pdf/troggen.html"
 
     def build(
         self, table: Table, formdata: Any = None, data: Mapping[str, Any] | None = None

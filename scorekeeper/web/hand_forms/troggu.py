@@ -55,7 +55,6 @@ class TrogguHandForm:
 
     template = "hands/troggu.html"
     summary_template = "hands/_troggu_summary.html"
-    sheet_macros = "pdf/troggu.html"
 
     def __init__(self, variant: Variant) -> None:
         self.variant = variant
