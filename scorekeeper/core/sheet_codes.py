@@ -287,7 +287,7 @@ TROGGU_LEGEND = (
 TROGGU_TALLY_LEGEND = (
     LegendEntry("T", msg("team game")),
     LegendEntry("A+B", msg("the declaring side")),
-    LegendEntry("|", msg("a Strich; the fifth crosses four")),
+    LegendEntry("|", msg("a Strich to each member of the winning side")),
 )
 
 
