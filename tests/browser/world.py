@@ -208,6 +208,7 @@ def walk(world: World) -> list[Visit]:
         Visit("seating", f"{base}/seating"),
         Visit("seating-refused", f"{base}/seating", refused(primary, {"#seat_1": "Anna"})),
         Visit("settlement", f"{base}/settlement"),
+        Visit("sheet-parts", f"{base}/sheet"),
         Visit("settings", f"{base}/settings"),
         Visit(
             "settings-refused", f"{base}/settings", refused(primary, {"#opt_unit_value": "zehn"})
