@@ -14,11 +14,12 @@ from sqlalchemy.engine import Engine
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header
 
+from scorekeeper.core.validation import LANGUAGES
 from scorekeeper.db.extensions import babel, csrf, db, migrate
-from scorekeeper.db.schema import MIGRATIONS, upgrade_schema
+from scorekeeper.db.schema import MIGRATIONS
+from scorekeeper.operations.schema import upgrade_schema
 from scorekeeper.web import access, addresses, bodies, hosts, security
 
-LANGUAGES = ("de", "en")
 #: The languages as Babel reads them, parsed once: every answer looks its language up.
 LOCALES = {language: Locale.parse(language) for language in LANGUAGES}
 

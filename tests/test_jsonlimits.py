@@ -1,4 +1,4 @@
-"""The nesting scanner (``scorekeeper/web/json_limits.py``): the depth of any JSON text found
+"""The nesting scanner (``scorekeeper/core/json_limits.py``): the depth of any JSON text found
 without parsing it, brackets inside strings and escaped quotes read as the parser reads
 them, and the quick limit check agreeing with the exact depth."""
 
@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scorekeeper.web import json_limits
-from scorekeeper.web.json_limits import MAX_DEPTH, depth, too_deep
+from scorekeeper.core import json_limits
+from scorekeeper.core.json_limits import MAX_DEPTH, depth, too_deep
 
 
 def nesting(value: Any) -> int:

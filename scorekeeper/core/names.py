@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from scorekeeper.core.rules.base import Message, msg
+from scorekeeper.core.messages import Message, msg
 
 #: Characters no name holds: control (Cc), format (Cf: zero-width space and joiners, soft
 #: hyphen, direction marks and overrides, byte order mark), surrogates, private use and

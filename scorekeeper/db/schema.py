@@ -10,16 +10,11 @@ nothing left to do.
 from __future__ import annotations
 
 import fcntl
-import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from flask import Flask
-from flask_migrate import upgrade
 from sqlalchemy import Engine, text
-
-from scorekeeper.db.extensions import db
 
 #: Alembic's scripts, beside the package in the checkout.
 MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations"
@@ -51,21 +46,3 @@ def migration_lock(engine: Engine) -> Iterator[None]:
             yield
         finally:
             fcntl.flock(handle, fcntl.LOCK_UN)
-
-
-def upgrade_schema(app: Flask) -> None:
-    """Apply every migration the database lacks, under the migration lock; then bring
-    players' names stored before names were folded in line (``operations.stored_names``:
-    they are quoted by hands, which a migration does not rewrite), listing every renaming
-    on standard error."""
-    from scorekeeper.operations.stored_names import normalise_players
-
-    with app.app_context(), migration_lock(db.engine):
-        upgrade(directory=str(MIGRATIONS))
-        renamed = normalise_players()
-        db.session.commit()
-        for old, new in renamed:
-            print(
-                f"The player {old!r} is now called {new!r}: the name looked like another's.",
-                file=sys.stderr,
-            )

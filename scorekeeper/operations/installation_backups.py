@@ -37,12 +37,12 @@ from sqlalchemy import create_engine, select
 from sqlalchemy.engine import URL
 from sqlalchemy.orm import Session, selectinload
 
+from scorekeeper.core import json_limits
 from scorekeeper.core.rules.base import Message, msg
 from scorekeeper.db.extensions import db
 from scorekeeper.db.kept import forget_all
 from scorekeeper.db.models import Evening, Hand, Seat, Seating
 from scorekeeper.operations import evening_archives
-from scorekeeper.web import json_limits
 
 FORMAT = "scorekeeper-backup"
 VERSION = 1

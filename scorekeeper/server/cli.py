@@ -16,14 +16,16 @@ from flask_babel import force_locale
 from flask_migrate import upgrade
 from sqlalchemy import select
 
-from scorekeeper import LANGUAGES, operations
+from scorekeeper import operations
 from scorekeeper.core.rules.base import InvalidInputError
-from scorekeeper.core.validation import name_key
+from scorekeeper.core.validation import LANGUAGES, name_key
 from scorekeeper.db.extensions import db
 from scorekeeper.db.models import Evening, Player
-from scorekeeper.db.schema import MIGRATIONS, upgrade_schema
+from scorekeeper.db.schema import MIGRATIONS
 from scorekeeper.operations import anonymising, installation_backups
-from scorekeeper.web import json_shapes
+from scorekeeper.operations.schema import upgrade_schema
+from scorekeeper.server import front
+from scorekeeper.web import bodies, json_shapes
 from scorekeeper.web.writing import Answered, Written, write
 
 
@@ -57,9 +59,6 @@ def front_config(
     one process instead of two starts the server a Python start-up sooner (about 1.3 s of
     processor time on 2 cores, paid at every start and by every real-server test).
     """
-    from scorekeeper.server import front
-    from scorekeeper.web import bodies
-
     app = current_app
     if migrate:
         upgrade_schema(app._get_current_object())  # type: ignore[attr-defined]

@@ -38,6 +38,7 @@ from typing import Any
 
 from flask import Flask, after_this_request, current_app, g, request, session
 from flask.wrappers import Response
+from flask_babel import ngettext
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 from sqlalchemy import ColumnElement, Connection, and_, delete, insert, or_, select, text, update
 
@@ -46,6 +47,8 @@ from scorekeeper.db import sqlite, unit_of_work
 from scorekeeper.db.extensions import db
 from scorekeeper.db.models import LoginAttempt, RevokedSession, utcnow
 from scorekeeper.db.retry import retrying
+from scorekeeper.db.tournament_models import Tournament
+from scorekeeper.web.json_shapes import text as render
 
 SESSION_KEY = "access"
 #: The PIN's length as the installation may set it, and as the unlock page takes it.
@@ -335,8 +338,6 @@ def unlock_with_pin(pin: object) -> str:
 def may_organise(tournament_id: int) -> bool:
     """Whether the caller logged in as this tournament's organiser, with its current
     password."""
-    from scorekeeper.db.tournament_models import Tournament
-
     stamp = grants().organiser.get(tournament_id)
     if stamp is None:
         return False
@@ -349,8 +350,6 @@ def may_organise(tournament_id: int) -> bool:
 def grant_organiser(tournament_id: int) -> str:
     """Remember the organiser's login for this caller, for the tournament's password as
     it is stored now."""
-    from scorekeeper.db.tournament_models import Tournament
-
     tournament = db.session.get_one(Tournament, tournament_id)
     updated = grants()
     updated.organiser = {
@@ -575,10 +574,6 @@ def delay_message(scope: str, seconds: int) -> Message:
 
 def refusal(error: AccessDeniedError | TooManyAttemptsError) -> tuple[str, int]:
     """What a login, unlock or table page says when a try is refused, and its status."""
-    from flask_babel import ngettext
-
-    from scorekeeper.web.json_shapes import text as render
-
     if isinstance(error, TooManyAttemptsError):
         message = ngettext(
             "Too many wrong tries from this device. Wait %(num)s minute and try again.",

@@ -14,7 +14,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper.web.json_limits import MAX_DEPTH
+from scorekeeper.core.json_limits import MAX_DEPTH
 from tests.web.tournament_support import create_tournament, ok
 
 

@@ -11,6 +11,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from scorekeeper.core.messages import Message, msg
+
+__all__ = ["Message", "msg"]  # at home in core/messages.py, named here with the rest
+
 #: The common account of games that keep jetons on the table (Troggen's pot).
 POT = "pot"
 #: Doppen's Pagatkasse: a common account that holds money (cents), never native units.
@@ -18,32 +22,6 @@ KASSE = "kasse"
 #: Whoever keeps the pot an earlier evening carried into this one (docs/troggen.md §8): the
 #: settlement's party that paid the carried-in jetons into the pot.
 CARRIED = "carried"
-
-
-@dataclass(frozen=True, slots=True)
-class Message:
-    """A user-facing sentence, kept untranslated so the shell can render it in any language.
-
-    The core cannot import the web framework's gettext, so it returns the English msgid
-    with its parameters; the shell translates the msgid and fills in the parameters.
-
-    >>> msg("Points must be between {low} and {high}.", low=0, high=70).render()
-    'Points must be between 0 and 70.'
-    """
-
-    text: str
-    params: tuple[tuple[str, object], ...] = ()
-
-    def render(self, translate: Any = None) -> str:
-        """Return the sentence, translated by ``translate(msgid)`` when one is given."""
-        template = translate(self.text) if translate is not None else self.text
-        params = {k: v.render(translate) if isinstance(v, Message) else v for k, v in self.params}
-        return str(template).format(**params)
-
-
-def msg(text: str, **params: object) -> Message:
-    """Mark ``text`` as a translatable message (the extraction keyword of our catalogues)."""
-    return Message(text, tuple(sorted(params.items())))
 
 
 class ScorekeeperError(Exception):

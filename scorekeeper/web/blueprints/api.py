@@ -14,6 +14,7 @@ from flask import Blueprint, Response, abort, jsonify, make_response, request, u
 from flask_babel import gettext
 
 from scorekeeper import operations
+from scorekeeper.core import json_limits
 from scorekeeper.db.idempotency import MAX_KEY_LENGTH, StoredAnswer, fingerprint
 from scorekeeper.db.models import Evening, Hand
 from scorekeeper.operations import EveningView, StaleVersionError, evening_archives
@@ -42,8 +43,6 @@ def body() -> Any:
     ``"\\ud800"``, which JSON can spell but no database can store) is refused like any
     other body that is not JSON.
     """
-    from scorekeeper.web import json_limits
-
     raw = request.get_data(cache=True)
     if not raw:
         return {}

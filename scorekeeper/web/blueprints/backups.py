@@ -26,11 +26,11 @@ from flask import (
 from sqlalchemy import func, select
 from werkzeug.wrappers import Response
 
+from scorekeeper.core import json_limits
 from scorekeeper.core.rules.base import InvalidInputError
 from scorekeeper.db.extensions import db
 from scorekeeper.db.models import Evening
 from scorekeeper.operations import installation_backups
-from scorekeeper.web import json_limits
 from scorekeeper.web.blueprints.installation import for_the_installation
 from scorekeeper.web.bodies import takes_upload
 from scorekeeper.web.json_shapes import text

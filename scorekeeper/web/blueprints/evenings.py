@@ -22,11 +22,12 @@ from flask_wtf import FlaskForm
 from sqlalchemy import select
 from werkzeug.wrappers import Response
 
-from scorekeeper import LANGUAGES, operations
+from scorekeeper import operations
 from scorekeeper.core import undo
 from scorekeeper.core.rules import VARIANTS, get_variant
 from scorekeeper.core.rules.base import InvalidInputError
 from scorekeeper.core.rules.variant import Variant
+from scorekeeper.core.validation import LANGUAGES
 from scorekeeper.db.extensions import db
 from scorekeeper.db.models import Evening, Player, utcnow
 from scorekeeper.operations import carried_pots, table_groups

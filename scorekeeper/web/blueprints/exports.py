@@ -23,6 +23,7 @@ from flask_babel import force_locale, gettext, ngettext
 from werkzeug.wrappers import Response as BaseResponse
 
 from scorekeeper import operations
+from scorekeeper.core import json_limits
 from scorekeeper.core.rules.base import InvalidInputError
 from scorekeeper.db import unit_of_work
 from scorekeeper.db.models import Evening
@@ -35,7 +36,7 @@ from scorekeeper.operations import (
 )
 from scorekeeper.operations import evenings as evenings_ops
 from scorekeeper.operations.club_statistics import evening_highlights
-from scorekeeper.web import csv_exports, json_limits, printouts
+from scorekeeper.web import csv_exports, printouts
 from scorekeeper.web.bodies import takes_upload
 from scorekeeper.web.jinja_filters import day, decimal, money, void_reason
 from scorekeeper.web.json_shapes import text

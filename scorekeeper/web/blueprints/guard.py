@@ -13,7 +13,7 @@ from flask import Flask, abort, request, url_for
 from scorekeeper.core.rules.base import msg
 from scorekeeper.db.extensions import db
 from scorekeeper.db.tournament_models import Round, TournamentTable
-from scorekeeper.web import access, printouts
+from scorekeeper.web import access, hosts, printouts
 from scorekeeper.web.blueprints.installation import MANAGED
 from scorekeeper.web.tournament_tables import table_for_evening
 
@@ -99,8 +99,6 @@ def check_origin() -> None:
     which those tokens do not cover, so there a ``Sec-Fetch-Site`` naming another site is
     refused as well.
     """
-    from scorekeeper.web import hosts
-
     if request.method not in UNSAFE:
         return
     origin = request.headers.get("Origin")
