@@ -24,6 +24,7 @@ from scorekeeper.web.blueprints import exports
 from scorekeeper.web.blueprints.installation import refuse_others
 from scorekeeper.web.bodies import takes_upload
 from scorekeeper.web.club_json import highlights_json
+from scorekeeper.web.loading import evening_or_404
 from scorekeeper.web.openapi import spec
 from scorekeeper.web.tournament_tables import correction_reason, note_correction
 from scorekeeper.web.writing import Answered, Kept, Key, Written, write
@@ -59,14 +60,6 @@ def body() -> Any:
     if data is None:
         raise BadJSONError
     return data
-
-
-def load(evening_id: int) -> Evening:
-    """The evening or 404."""
-    evening = operations.get_evening(evening_id)
-    if evening is None:
-        abort(404, description=gettext("There is no evening %(id)s.", id=evening_id))
-    return evening
 
 
 def load_current(evening_id: int, *, for_writing: bool = False) -> EveningView:
@@ -198,12 +191,14 @@ def update(evening_id: int) -> Response:
     """Correct an evening's settings, with the version read."""
 
     def make() -> Written[Response]:
-        evening = load(evening_id)
+        evening = evening_or_404(evening_id)
         try:
             operations.correct_evening(evening, body(), source="api")
         except StaleVersionError:
             raise Answered(
-                lambda: reply(json_shapes.evening_json(operations.view(load(evening_id))), 409)
+                lambda: reply(
+                    json_shapes.evening_json(operations.view(evening_or_404(evening_id))), 409
+                )
             ) from None
         return Written(jsonify(json_shapes.evening_json(operations.view(evening))))
 
@@ -213,7 +208,7 @@ def update(evening_id: int) -> Response:
 @bp.get("/evenings/<int:evening_id>/revisions")
 def evening_revisions(evening_id: int) -> Response:
     """The settings of the evening at every version, oldest first."""
-    evening = load(evening_id)
+    evening = evening_or_404(evening_id)
     return jsonify(
         {
             "revisions": [
@@ -234,7 +229,7 @@ def seating(evening_id: int) -> Response:
     """Change the table from the next hand on."""
 
     def handler() -> tuple[dict[str, Any], int, str | None]:
-        evening = load(evening_id)
+        evening = evening_or_404(evening_id)
         operations.change_seating(evening, body(), source="api")
         return json_shapes.evening_json(operations.view(evening)), 200, None
 
@@ -282,7 +277,7 @@ def find_or_404(evening: Evening, number: int) -> None:
 @bp.get("/evenings/<int:evening_id>/hands/<int:number>")
 def show_hand(evening_id: int, number: int) -> Response:
     """One hand as the evening shows it."""
-    evening = load(evening_id)
+    evening = evening_or_404(evening_id)
     find_or_404(evening, number)
     return jsonify(hand_reply(operations.view(evening), number)["hand"])
 
@@ -294,7 +289,7 @@ def change_hand(
     hand as it is now, also when the other change committed while this one was working."""
 
     def make() -> Written[Response]:
-        evening = load(evening_id)
+        evening = evening_or_404(evening_id)
         find_or_404(evening, number)
         raw = body()
         key = "reason" if change is operations.void_hand else "correction"
@@ -303,7 +298,9 @@ def change_hand(
             _, current = change(evening, number, raw, source="api", correction=correction)
         except StaleVersionError:
             raise Answered(
-                lambda: reply(hand_reply(operations.view(load(evening_id)), number)["hand"], 409)
+                lambda: reply(
+                    hand_reply(operations.view(evening_or_404(evening_id)), number)["hand"], 409
+                )
             ) from None
         if correction:
             note_correction(evening, number, correction)
@@ -327,7 +324,7 @@ def void_hand(evening_id: int, number: int) -> Response:
 @bp.get("/evenings/<int:evening_id>/hands/<int:number>/revisions")
 def hand_revisions(evening_id: int, number: int) -> Response:
     """Every version of a hand, oldest first, the void included."""
-    evening = load(evening_id)
+    evening = evening_or_404(evening_id)
     find_or_404(evening, number)
     hand = operations.find_hand(evening, number)
     return jsonify({"revisions": [json_shapes.revision_json(r) for r in hand.history]})
@@ -336,7 +333,7 @@ def hand_revisions(evening_id: int, number: int) -> Response:
 @bp.get("/evenings/<int:evening_id>/settlement")
 def settlement(evening_id: int) -> Response:
     """The end of the evening in money; ``end_pot`` tries another end rule."""
-    current = operations.view(load(evening_id))
+    current = operations.view(evening_or_404(evening_id))
     rule = operations.read_end_rule(current, request.args.get("end_pot"))
     return jsonify(json_shapes.settlement_json(current, current.settlement(rule)))
 
@@ -345,7 +342,7 @@ def settlement(evening_id: int) -> Response:
 def highlights(evening_id: int) -> Response:
     """The evening's highlights: the biggest pot won, the longest run of pots carried, the
     best hand, who bid most (docs/statistics.md)."""
-    return jsonify(highlights_json(evening_highlights(operations.view(load(evening_id)))))
+    return jsonify(highlights_json(evening_highlights(operations.view(evening_or_404(evening_id)))))
 
 
 @bp.get("/evenings/<int:evening_id>/sheet.pdf")
@@ -376,7 +373,7 @@ def settlement_pdf(evening_id: int) -> Response:
 @bp.get("/evenings/<int:evening_id>/export")
 def export(evening_id: int) -> Response:
     """The whole evening as a JSON archive."""
-    return jsonify(evening_archives.export_evening(load(evening_id)))
+    return jsonify(evening_archives.export_evening(evening_or_404(evening_id)))
 
 
 @bp.post("/evenings/import")
@@ -397,7 +394,7 @@ def set_closed(evening_id: int, closed: bool) -> Response:
     """Close or reopen; two tablets doing it at once both get the evening as it ends up."""
 
     def make() -> Written[Response]:
-        evening = operations.set_closed(load(evening_id), closed, source="api")
+        evening = operations.set_closed(evening_or_404(evening_id), closed, source="api")
         return Written(jsonify(json_shapes.evening_json(operations.view(evening))))
 
     return write(make)

@@ -49,6 +49,7 @@ from scorekeeper.web.forms import (
 )
 from scorekeeper.web.jinja_filters import day
 from scorekeeper.web.json_shapes import text
+from scorekeeper.web.loading import evening_or_404
 from scorekeeper.web.redirects import safe_referrer
 from scorekeeper.web.writing import Answered, Written, write
 
@@ -61,14 +62,6 @@ def load_view(evening_id: int) -> operations.EveningView:
     if evening is None:
         abort(404)
     return operations.view(evening)
-
-
-def load(evening_id: int) -> Evening:
-    """The evening's row, to change it, or 404."""
-    evening = operations.get_evening(evening_id)
-    if evening is None:
-        abort(404)
-    return evening
 
 
 def stored(current: operations.EveningView) -> Evening:
@@ -319,7 +312,7 @@ def change_seating(evening_id: int) -> Response | tuple[str, int]:
     def make() -> Written[Response]:
         try:
             operations.change_seating(
-                load(evening_id), {"players": names, "dealer": dealer}, source="page"
+                evening_or_404(evening_id), {"players": names, "dealer": dealer}, source="page"
             )
         except InvalidInputError as error:
             place_errors(form, error.errors, text)
@@ -364,7 +357,9 @@ def update_settings(evening_id: int) -> Response | tuple[str, int]:
 
     def make() -> Written[Response]:
         try:
-            operations.correct_evening(load(evening_id), settings_body(form), source="page")
+            operations.correct_evening(
+                evening_or_404(evening_id), settings_body(form), source="page"
+            )
         except operations.StaleVersionError:
             raise Answered(stale) from None
         except InvalidInputError as error:

@@ -40,6 +40,7 @@ from scorekeeper.web import csv_exports, printouts
 from scorekeeper.web.bodies import takes_upload
 from scorekeeper.web.jinja_filters import day, decimal, money, void_reason
 from scorekeeper.web.json_shapes import text
+from scorekeeper.web.loading import evening_or_404
 from scorekeeper.web.pairwise_table import pairwise_table
 from scorekeeper.web.pdf import pdf_of, printed_html, render_pdf
 from scorekeeper.web.presentation import exact_money, tally_view
@@ -50,14 +51,6 @@ from scorekeeper.web.tournament_tables import table_for_evening
 from scorekeeper.web.writing import Answered, Written, write
 
 bp = Blueprint("exports", __name__)
-
-
-def load(evening_id: int) -> Evening:
-    """The evening, or 404."""
-    evening = operations.get_evening(evening_id)
-    if evening is None:
-        abort(404)
-    return evening
 
 
 def filename(evening: Evening, what: str, ext: str) -> str:
@@ -188,14 +181,14 @@ def sheet_printout(evening_id: int) -> Printout | list[tuple[int, int]]:
     if asked is not None and not 1 <= asked <= len(pieces):
         abort(404)
     hands = pieces[asked - 1] if asked is not None and len(pieces) > 1 else None
-    evening = load(evening_id)
+    evening = evening_or_404(evening_id)
     name = filename(evening, "sheet" if hands is None else f"sheet-{asked}", "pdf")
     printed = print_keys.hand_count(parts) if hands is None else hands[1] - hands[0] + 1
     return Printout(
         "sheet",
         {**parts, "hands": hands},
         name,
-        lambda: sheet_pdf_bytes(load(evening_id), hands),
+        lambda: sheet_pdf_bytes(evening_or_404(evening_id), hands),
         long=printed > LONG_HANDS,
     )
 
@@ -258,7 +251,7 @@ def sheet_pdf(evening_id: int) -> BaseResponse:
 @bp.get("/evenings/<int:evening_id>/sheet")
 def sheet_parts_page(evening_id: int) -> str:
     """A long evening's score sheet offered in parts, each its own PDF."""
-    evening = load(evening_id)
+    evening = evening_or_404(evening_id)
     parts = print_keys.evening_print_parts(evening_id)
     assert parts is not None
     return render_template(
@@ -274,12 +267,12 @@ def settlement_printout(evening_id: int) -> Printout:
     if parts is None:
         abort(404)
     asked = request.args.get("end_pot")
-    evening = load(evening_id)
+    evening = evening_or_404(evening_id)
     return Printout(
         "settlement",
         {**parts, "end_pot": asked},
         filename(evening, "settlement", "pdf"),
-        lambda: settlement_pdf_bytes(load(evening_id), asked),
+        lambda: settlement_pdf_bytes(evening_or_404(evening_id), asked),
     )
 
 
@@ -292,7 +285,7 @@ def settlement_pdf(evening_id: int) -> Response:
 @bp.get("/evenings/<int:evening_id>/hands.csv")
 def hands_csv(evening_id: int) -> Response:
     """Every hand as a spreadsheet row."""
-    evening = load(evening_id)
+    evening = evening_or_404(evening_id)
     data = csv_exports.hands_csv(operations.view(evening))
     return download(data, "text/csv", filename(evening, "hands", "csv"))
 
@@ -300,7 +293,7 @@ def hands_csv(evening_id: int) -> Response:
 @bp.get("/evenings/<int:evening_id>/settlement.csv")
 def settlement_csv(evening_id: int) -> Response:
     """The settlement as a spreadsheet."""
-    evening = load(evening_id)
+    evening = evening_or_404(evening_id)
     current = operations.view(evening)
     if current.variant.keeps_tally:
         data = csv_exports.tally_csv(current)
@@ -313,7 +306,7 @@ def settlement_csv(evening_id: int) -> Response:
 @bp.get("/evenings/<int:evening_id>/export.json")
 def export_json(evening_id: int) -> Response:
     """The whole evening as a JSON archive, for another installation or a backup."""
-    evening = load(evening_id)
+    evening = evening_or_404(evening_id)
     data = json.dumps(evening_archives.export_evening(evening), ensure_ascii=False, indent=1)
     return download(data, "application/json", filename(evening, "evening", "json"))
 
@@ -323,7 +316,7 @@ def close(evening_id: int) -> BaseResponse:
     """Close the evening: it becomes read-only until reopened."""
 
     def make() -> Written[BaseResponse]:
-        operations.set_closed(load(evening_id), True, source="page")
+        operations.set_closed(evening_or_404(evening_id), True, source="page")
         flash(gettext("The evening is closed. Reopen it from the settlement page if needed."))
         return Written(redirect(url_for("settlement.show", evening_id=evening_id), 303))
 
@@ -386,7 +379,7 @@ def reopen(evening_id: int) -> BaseResponse:
     """Reopen a closed evening; the history keeps that it was closed."""
 
     def make() -> Written[BaseResponse]:
-        operations.set_closed(load(evening_id), False, source="page")
+        operations.set_closed(evening_or_404(evening_id), False, source="page")
         flash(gettext("The evening is open again."))
         return Written(redirect(url_for("settlement.show", evening_id=evening_id), 303))
 

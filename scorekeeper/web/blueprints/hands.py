@@ -45,6 +45,7 @@ from scorekeeper.web.forms import chosen_id, number_or_text
 from scorekeeper.web.hand_forms import hand_form
 from scorekeeper.web.jinja_filters import day
 from scorekeeper.web.json_shapes import text
+from scorekeeper.web.loading import evening_or_404
 from scorekeeper.web.tournament_tables import (
     correction_reason,
     needs_reason,
@@ -53,14 +54,6 @@ from scorekeeper.web.tournament_tables import (
 from scorekeeper.web.writing import Answered, Key, Written, write
 
 bp = Blueprint("hands", __name__, url_prefix="/evenings/<int:evening_id>/hands")
-
-
-def load(evening_id: int) -> Evening:
-    """The evening or 404."""
-    evening = operations.get_evening(evening_id)
-    if evening is None:
-        abort(404)
-    return evening
 
 
 def load_current(evening_id: int, *, for_writing: bool = False) -> operations.EveningView:
@@ -380,7 +373,7 @@ def undo(evening_id: int, number: int) -> Response:
 
     def make() -> Written[Response]:
         try:
-            operations.undo_hand(load(evening_id), number, version, source="page")
+            operations.undo_hand(evening_or_404(evening_id), number, version, source="page")
         except operations.UndoRefusedError as error:
             raise Answered(refused(text(error.message))) from None
         flash(gettext("Hand %(n)s was taken back. The deal goes back to its dealer.", n=number))
@@ -427,7 +420,7 @@ def render_edit(
 @bp.get("/<int:number>/edit")
 def edit(evening_id: int, number: int) -> tuple[str, int]:
     """Correct a hand: the form filled with what is stored, and its history."""
-    evening = load(evening_id)
+    evening = evening_or_404(evening_id)
     try:
         hand = operations.find_hand(evening, number)
     except operations.NotFoundError:
@@ -442,7 +435,7 @@ def edit(evening_id: int, number: int) -> tuple[str, int]:
 @bp.post("/<int:number>/edit")
 def update(evening_id: int, number: int) -> Response | tuple[str, int]:
     """Save a corrected hand; a stale form shows what changed meanwhile."""
-    evening = load(evening_id)
+    evening = evening_or_404(evening_id)
     try:
         table = hand_table(evening, number)
     except operations.NotFoundError:
@@ -462,13 +455,13 @@ def update(evening_id: int, number: int) -> Response | tuple[str, int]:
     correction = correction_reason(evening, request.form.get("correction"))
 
     def stale() -> tuple[str, int]:
-        form.version.data = str(operations.find_hand(load(evening_id), number).version)
-        return render_edit(load(evening_id), number, form, stale=True, status=409)
+        form.version.data = str(operations.find_hand(evening_or_404(evening_id), number).version)
+        return render_edit(evening_or_404(evening_id), number, form, stale=True, status=409)
 
     def make() -> Written[Response | tuple[str, int]]:
         # A correction saved by another tablet meanwhile, or while this one waited for the
         # evening's lock, makes the version sent stale, and the form says so.
-        current = load(evening_id)
+        current = evening_or_404(evening_id)
         was = carried_on(evening_id)
         try:
             operations.replace_hand(current, number, facts, source="page", correction=correction)
@@ -477,12 +470,14 @@ def update(evening_id: int, number: int) -> Response | tuple[str, int]:
         except ImplausibleHandError as warning:
             entry.place_errors(form, warning.warnings, text)
             raise Answered(
-                lambda: render_edit(load(evening_id), number, form, warnings=True, status=422)
+                lambda: render_edit(
+                    evening_or_404(evening_id), number, form, warnings=True, status=422
+                )
             ) from None
         except InvalidInputError as error:
             entry.place_errors(form, error.errors, text)
             raise Answered(
-                lambda: render_edit(load(evening_id), number, form, status=422)
+                lambda: render_edit(evening_or_404(evening_id), number, form, status=422)
             ) from None
         if correction:
             note_correction(current, number, correction)
@@ -521,7 +516,7 @@ def say_carried_change(evening_id: int, was: int | None) -> None:
 def keep_expired_correction(evening_id: int, number: int) -> tuple[str, int]:
     """The edit page with the correction as typed, after its form protection expired
     (see ``keep_expired_entry``)."""
-    evening = load(evening_id)
+    evening = evening_or_404(evening_id)
     try:
         table = hand_table(evening, number)
     except operations.NotFoundError:
@@ -552,7 +547,7 @@ def void(evening_id: int, number: int) -> Response | tuple[str, int]:
         return answer
 
     def make() -> Written[Response]:
-        evening = load(evening_id)
+        evening = evening_or_404(evening_id)
         if needs_reason(evening, reason):
             raise Answered(
                 back(edit_page, gettext("Say why this finished table's hand is voided."))

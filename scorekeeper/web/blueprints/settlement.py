@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask import Blueprint, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
 from scorekeeper import operations
@@ -14,6 +14,7 @@ from scorekeeper.db.models import Evening
 from scorekeeper.operations import carried_pots, payments_ticked, table_groups
 from scorekeeper.operations.club_statistics import evening_highlights
 from scorekeeper.web.json_shapes import text
+from scorekeeper.web.loading import evening_or_404
 from scorekeeper.web.presentation import chart, exact_money, tally_view
 from scorekeeper.web.writing import Answered, Written, write
 
@@ -23,18 +24,10 @@ bp = Blueprint("settlement", __name__)
 RULE_FIELD = "end_pot"
 
 
-def load(evening_id: int) -> Evening:
-    """The evening, or 404."""
-    evening = operations.get_evening(evening_id)
-    if evening is None:
-        abort(404)
-    return evening
-
-
 @bp.get("/evenings/<int:evening_id>/settlement")
 def show(evening_id: int) -> str:
     """The settlement with the evening's end rule, or the one chosen on the page."""
-    return render_page(load(evening_id), request.args.get(RULE_FIELD))
+    return render_page(evening_or_404(evening_id), request.args.get(RULE_FIELD))
 
 
 @bp.post("/evenings/<int:evening_id>/settlement/ticks")
@@ -51,7 +44,7 @@ def tick(evening_id: int) -> Response | tuple[str, int]:
     amount = 0 if untick else form.get("amount", 0, type=int)
 
     def make() -> Written[Response | tuple[str, int]]:
-        evening = load(evening_id)
+        evening = evening_or_404(evening_id)
         try:
             if untick:
                 payments_ticked.untick(evening, payer, payee)
@@ -60,7 +53,7 @@ def tick(evening_id: int) -> Response | tuple[str, int]:
         except InvalidInputError as error:
             problems = [text(m) for messages in error.errors.values() for m in messages]
             raise Answered(
-                lambda: (render_page(load(evening_id), rule, problems=problems), 422)
+                lambda: (render_page(evening_or_404(evening_id), rule, problems=problems), 422)
             ) from None
         target = url_for("settlement.show", evening_id=evening_id, end_pot=rule, _anchor="payments")
         return Written(redirect(target))
