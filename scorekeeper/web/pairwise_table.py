@@ -15,8 +15,9 @@ from scorekeeper.core.sheet_codes import player_codes
 from scorekeeper.web.score_sheet import CELL_PAD_MM, SIZE_PT, SLACK_MM, name_head
 from scorekeeper.web.text_width import width_mm
 
-#: The settlement printout's content width: A4 less its margins (static/print.css).
-PAGE_MM = 182.0
+#: The settlement printout's content width: A4 less its margins (static/print.css), less
+#: what the cells' padding and rules add to the widths set.
+PAGE_MM = 176.0
 #: The row heads' column: at most this wide, at least this narrow.
 FIRST_MAX_MM = 64.0
 FIRST_MIN_MM = 24.0

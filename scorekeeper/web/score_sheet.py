@@ -273,12 +273,9 @@ def build_sheet(
     last_number = current.ledger.hands[-1].record.number if current.ledger.hands else 0
     legend = tuple((e.code, e.meaning.render(gettext)) for e in facts.codes.legend)
     codes = tuple((facts.short[p], p) for p in facts.players)
-    first_page = [
-        *heading,
-        " · ".join(f"{code} {meaning}" for code, meaning in legend),
-        " · ".join(f"{code} {name}" for code, name in codes),
-    ]
-    paper = Paper(facts, columns, totals, widths.landscape, first_page)
+    key = f"{gettext('Players')}: " + " · ".join(f"{code} {name}" for code, name in codes)
+    first_page = [*heading, f"{gettext('Legend')}: " + " · ".join(f"{c} {m}" for c, m in legend)]
+    paper = Paper(facts, columns, totals, widths.landscape, first_page, key)
     last = hands is None or hands[1] >= last_number
     first = chosen[0].number if chosen else last_number + 1
     before = max((n for n in totals if n < first), default=0)
@@ -338,6 +335,8 @@ class Paper:
     totals: Mapping[int, tuple[list[str], list[str], list[str]]]
     landscape: bool
     first_page: Sequence[str]
+    #: The players' codes, on every page: a page read alone still says whose they are.
+    key: str
 
     @property
     def size(self) -> tuple[float, float]:
@@ -364,14 +363,16 @@ class Paper:
             rows.append(Row("own", (note, *cells)))
         return tuple(rows)
 
+    def paragraphs_height(self, texts: Sequence[str]) -> float:
+        """What paragraphs of 8 pt take above the table."""
+        width = self.size[0] * 0.97
+        return sum(lines_of(text, width) * LINE_MM + PARAGRAPH_MM for text in texts)
+
     def heading_height(self) -> float:
         """The first page's title and paragraphs above the table."""
-        width = self.size[0]
         title, *paragraphs = self.first_page
-        height = lines_of(title, width, TITLE_PT, bold=True) * TITLE_LINE_MM + PARAGRAPH_MM
-        for text in paragraphs:
-            height += lines_of(text, width * 0.97) * LINE_MM + PARAGRAPH_MM
-        return height
+        title_lines = lines_of(title, self.size[0], TITLE_PT, bold=True)
+        return title_lines * TITLE_LINE_MM + PARAGRAPH_MM + self.paragraphs_height(paragraphs)
 
     def room(self, first: bool, before: int) -> float:
         """The height a page leaves for its hand lines."""
@@ -379,6 +380,7 @@ class Paper:
         carried = sum(r.height for r in self.total_rows("", before))
         reached = sum(r.height for r in self.total_rows("", before))
         room = self.size[1] - PAGE_SPARE_MM - PAGE_HEAD_MM - head - carried - reached
+        room -= self.paragraphs_height([self.key])
         return room - (self.heading_height() if first else 0.0)
 
     def pages(

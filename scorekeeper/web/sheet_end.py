@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from flask_babel import gettext
 
+from scorekeeper.core.rules.eisten_stalden import leaders
 from scorekeeper.core.settlement import Settlement
 from scorekeeper.core.sheet_codes import signed
 from scorekeeper.operations.views import EveningView
@@ -57,8 +58,8 @@ def kasse_rows(
     total = sum(columns.values())
     seated = len(columns)
     formula = all(result.final.get(p, 0) == seated * v - total for p, v in columns.items())
-    net_head = "n·S \u2212 ΣS" if formula else gettext("Points")
-    heads = (gettext("Player"), "S", net_head, gettext("Kasse"), gettext("Money"))
+    net_head = f"{gettext('Points')} (n·S \u2212 ΣS)" if formula else gettext("Points")
+    heads = (gettext("Player"), gettext("Column S"), net_head, gettext("Kasse"), gettext("Money"))
     rows = tuple(
         (
             p,
@@ -79,7 +80,9 @@ def sheet_end(current: EveningView) -> End:
     if current.variant.keeps_tally:
         tally = current.ledger.tally
         striche = tuple((p, str(tally.get(p, 0))) for p in players)
-        return End((gettext("Player"), gettext("Striche")), striche, (), ())
+        best = leaders({p: tally.get(p, 0) for p in players})
+        said = (f"{gettext('Tagessieger')}: {', '.join(best)}",) if best else ()
+        return End((gettext("Player"), gettext("Striche")), striche, said, ())
     result = current.settlement()
     currency = current.evening.options.get("currency", "")
     lines = closing_lines(current, result, currency)

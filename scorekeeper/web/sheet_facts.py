@@ -61,6 +61,16 @@ class Facts:
             return [gettext("Kasse")]
         return [gettext("Pot") for _ in self.current.ledger.common]
 
+    def kasse_cell(self, result: Any, note: int | None) -> str:
+        """The Kasse column of a hand: who won the Kasse and how much (``A +7.50``), and the
+        note everybody is noted for where it changed."""
+        won = [
+            f"{self.short.get(p, p)} {money(cents, plus=True)}"
+            for p, cents in result.money_deltas.items()
+            if cents > 0 and p in self.players
+        ]
+        return " · ".join([*won, *([money(note)] if note is not None else [])])
+
     def kasse_notes(self, state: Any) -> tuple[int, dict[str, int]]:
         """The Kasse column's note (what each seated player is noted for in common) and
         each player's own notes, at the foot of their column."""
@@ -97,12 +107,14 @@ class Facts:
             common: list[str]
             if self.kasse:
                 now = self.columns_of(result.state)
+                soloist = record.facts.get("soloist")
                 for p in self.players:
                     moved = now.get(p, 0) - columns.get(p, 0)
-                    cells.append((signed(now.get(p, 0)), signed(moved)) if moved else ("", ""))
+                    written = moved or p == soloist
+                    cells.append((signed(now.get(p, 0)), signed(moved)) if written else ("", ""))
                 columns = now
                 new_note, _ = self.kasse_notes(result.state)
-                common = [money(new_note) if new_note != note else ""]
+                common = [self.kasse_cell(result, new_note if new_note != note else None)]
                 note = new_note
             else:
                 for p in self.players:

@@ -267,7 +267,8 @@ def test_blank_sheets_one_page_per_table_with_a_row_per_hand(
         names = [p["name"] for p in table["players"]]
         due = 3 * len(names)
         assert f"{due} hands" in text
-        assert " → ".join(names) in text
+        order = [f"{p['number']} {p['name']}" for p in table["players"]]
+        assert " → ".join(order) in text
         for name in names:
             assert name in text
         assert "Total" in text
