@@ -221,8 +221,8 @@ def read_backup(data: bytes) -> list[Mapping[str, Any]]:
         raise _fail(
             msg(
                 "This is a database file. Here you can restore the evenings of a backup "
-                "(.zip or .json); a database file is restored on the server itself, as the "
-                "README explains."
+                "(.zip or .json); a database file is restored on the server itself, as "
+                "docs/using.md explains under “Backups”."
             )
         )
     if data.startswith(ZIP_MAGIC):

@@ -1,7 +1,7 @@
 """The backup page: every evening in one download, and restoring evenings from one.
 
 For organisers who never open a terminal: one button saves everything, one upload brings
-lost evenings back. Replacing the whole database stays a server task (README, "Backups").
+lost evenings back. Replacing the whole database stays a server task (docs/using.md, "Backups").
 """
 
 from __future__ import annotations
