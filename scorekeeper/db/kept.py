@@ -4,7 +4,7 @@ Several parts of the app remember what they read or derived from the database: e
 replayed (``operations.snapshots``), evenings known to be casual ones
 (``web.tournament_tables``), tournament tables replayed (``operations.tournament_results``)
 and blank hand forms (``web.blueprints.hands``). Each keeps its store here under its own
-name. When the database is replaced under a running app (restoring a database file),
+name: a ``cachetools.LRUCache`` where only the most recently used are kept. When the database is replaced under a running app (restoring a database file),
 everything remembered of the old one must go at once, since an id may now name another
 evening: ``forget_all`` empties every store, whoever made it.
 """
@@ -21,7 +21,7 @@ KEPT = "scorekeeper.kept"
 
 
 class Store(Protocol):
-    """Anything kept that can be emptied: a dict, a set, an ``OrderedDict``…"""
+    """Anything kept that can be emptied: a dict, a set, an ``LRUCache``…"""
 
     def clear(self) -> None:
         """Forget everything in it."""

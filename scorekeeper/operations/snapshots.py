@@ -21,9 +21,9 @@ under a running server (restoring a database file says so); when it is all the s
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
 from typing import Any
 
+from cachetools import LRUCache
 from flask import Flask, current_app
 from sqlalchemy import event
 from sqlalchemy.orm import Session
@@ -57,25 +57,18 @@ class Snapshots:
     """The evenings one app in one process keeps, by id."""
 
     def __init__(self, size: int) -> None:
-        self.size = size
-        self._kept: OrderedDict[int, EveningView] = OrderedDict()
+        self._kept: LRUCache[int, EveningView] = LRUCache(size)
         self._lock = threading.Lock()
 
     def get(self, evening_id: int) -> EveningView | None:
         """The evening as last kept, if it is."""
         with self._lock:
-            kept = self._kept.get(evening_id)
-            if kept is not None:
-                self._kept.move_to_end(evening_id)
-            return kept
+            return self._kept.get(evening_id)
 
     def put(self, current: EveningView) -> None:
         """Keep ``current``, whose ``evening`` is an ``EveningFacts``."""
         with self._lock:
             self._kept[current.evening.id] = current
-            self._kept.move_to_end(current.evening.id)
-            while len(self._kept) > self.size:
-                self._kept.popitem(last=False)
 
     def clear(self) -> None:
         """Keep nothing (after the database was replaced under the running app)."""

@@ -6,10 +6,10 @@ the pure ``scorekeeper.core.standings`` ranks the entrants, so a correction show
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from dataclasses import dataclass, replace
 from datetime import datetime
 
+from cachetools import LRUCache
 from flask import current_app
 from sqlalchemy import func, select
 from sqlalchemy.orm import selectinload
@@ -95,9 +95,9 @@ def fingerprints(evening_ids: list[int]) -> dict[int, tuple[object, ...]]:
     return {row[0]: tuple(row[1:]) for row in rows}
 
 
-def _cache() -> OrderedDict[tuple[int, tuple[object, ...]], Replayed]:
-    replays: OrderedDict[tuple[int, tuple[object, ...]], Replayed]
-    replays = store(current_app, "replayed_tables", OrderedDict)
+def _cache() -> LRUCache[tuple[int, tuple[object, ...]], Replayed]:
+    replays: LRUCache[tuple[int, tuple[object, ...]], Replayed]
+    replays = store(current_app, "replayed_tables", lambda: LRUCache(CACHE_SIZE))
     return replays
 
 
@@ -110,7 +110,6 @@ def replayed(tables: list[TournamentTable]) -> dict[int, Replayed]:
     for table in tables:
         key = (table.evening_id, prints.get(table.evening_id, ()))
         if key in cache:
-            cache.move_to_end(key)
             out[table.id] = cache[key]
         else:
             missing.append(table)
@@ -120,8 +119,6 @@ def replayed(tables: list[TournamentTable]) -> dict[int, Replayed]:
         result = _replay(table, evening)
         cache[(table.evening_id, prints.get(table.evening_id, ()))] = result
         out[table.id] = result
-    while len(cache) > CACHE_SIZE:
-        cache.popitem(last=False)
     return out
 
 

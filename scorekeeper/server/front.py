@@ -167,9 +167,7 @@ PAGE = """<!doctype html>
 CONFIG = Path(__file__).with_name("nginx.conf.template").read_text(encoding="utf-8")
 
 #: How the front hands a request on, the same to every pool of workers (a template too).
-PROXY = (
-    Path(__file__).with_name("nginx-proxy.conf.template").read_text(encoding="utf-8").rstrip()
-)
+PROXY = Path(__file__).with_name("nginx-proxy.conf.template").read_text(encoding="utf-8").rstrip()
 
 
 def connections() -> int:

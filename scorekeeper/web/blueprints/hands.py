@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from cachetools import LRUCache
 from flask import (
     Blueprint,
     abort,
@@ -97,7 +97,9 @@ def blank_entry(current: operations.EveningView, form: object) -> Markup:
         table.players,
         table.dealer,
     )
-    kept: OrderedDict[tuple[object, ...], Markup] = store(current_app, "blank_forms", OrderedDict)
+    kept: LRUCache[tuple[object, ...], Markup] = store(
+        current_app, "blank_forms", lambda: LRUCache(BLANK_FORMS_KEPT)
+    )
     if (fields := kept.get(key)) is None:
         fields = Markup(
             render_template(
@@ -110,8 +112,6 @@ def blank_entry(current: operations.EveningView, form: object) -> Markup:
             )
         )
         kept[key] = fields
-        while len(kept) > BLANK_FORMS_KEPT:
-            kept.popitem(last=False)
     return fields
 
 
