@@ -4,9 +4,10 @@ Several parts of the app remember what they read or derived from the database: e
 replayed (``operations.snapshots``), evenings known to be casual ones
 (``web.tournament_tables``), tournament tables replayed (``operations.tournament_results``)
 and blank hand forms (``web.blueprints.hands``). Each keeps its store here under its own
-name: a ``cachetools.LRUCache`` where only the most recently used are kept. When the database is replaced under a running app (restoring a database file),
-everything remembered of the old one must go at once, since an id may now name another
-evening: ``forget_all`` empties every store, whoever made it.
+name: a ``cachetools.LRUCache`` where only the most recently used are kept. When the
+database is replaced under a running app (restoring a database file), everything
+remembered of the old one must go at once, since an id may now name another evening:
+``forget_all`` empties every store, whoever made it.
 """
 
 from __future__ import annotations

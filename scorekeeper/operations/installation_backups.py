@@ -42,7 +42,7 @@ from scorekeeper.core.rules.base import Message, msg
 from scorekeeper.db.extensions import db
 from scorekeeper.db.kept import forget_all
 from scorekeeper.db.models import Evening, Hand, Seat, Seating
-from scorekeeper.operations import evening_archives
+from scorekeeper.operations import archive_checks, archive_import, evening_archives
 
 FORMAT = "scorekeeper-backup"
 VERSION = 1
@@ -56,7 +56,7 @@ ZIP_MAGIC = b"PK\x03\x04"
 MAX_JSON_BYTES = 256 * 1024 * 1024
 
 
-class BackupError(evening_archives.ArchiveError):
+class BackupError(archive_checks.ArchiveError):
     """The file is not a backup this installation can restore; nothing was changed."""
 
 
@@ -288,7 +288,7 @@ def restore_evenings(archives: list[Mapping[str, Any]]) -> Restored:
     """Import every evening that is not in the database yet; refuse all if one is damaged.
 
     Every evening of the file is checked first, those already here too, with the checks
-    of an import (``evening_archives.check_archive``, docs/archives.md): one damaged evening refuses
+    of an import (``archive_checks.check_archive``, docs/archives.md): one damaged evening refuses
     the whole file, naming it, before anything is stored. An evening already there (same
     game, started at the same moment) is then left as it is, whatever the backup holds for
     it, so restoring twice changes nothing.
@@ -300,8 +300,8 @@ def restore_evenings(archives: list[Mapping[str, Any]]) -> Restored:
     checked = []
     for n, data in enumerate(archives, start=1):
         try:
-            checked.append(evening_archives.check_archive(data))
-        except evening_archives.ArchiveError as error:
+            checked.append(archive_checks.check_archive(data))
+        except archive_checks.ArchiveError as error:
             raise _refused(n, data, error.problem) from error
     present = {
         evening_archives.identity(game, variant, at)
@@ -309,7 +309,7 @@ def restore_evenings(archives: list[Mapping[str, Any]]) -> Restored:
             select(Evening.game, Evening.variant, Evening.created_at)
         )
     }
-    imported: list[tuple[Evening, evening_archives.CheckedArchive]] = []
+    imported: list[tuple[Evening, archive_checks.CheckedArchive]] = []
     skipped = 0
     for n, (data, archive) in enumerate(zip(archives, checked, strict=True), start=1):
         key = evening_archives.identity(
@@ -318,13 +318,11 @@ def restore_evenings(archives: list[Mapping[str, Any]]) -> Restored:
         if key in present:
             skipped += 1
             continue
-        stored = evening_archives.store(
-            archive, source="restore", refused=partial(_refused, n, data)
-        )
+        stored = archive_import.store(archive, source="restore", refused=partial(_refused, n, data))
         imported.append((stored, archive))
         present.add(key)
     for stored, archive in imported:
-        evening_archives.link_carried(stored, archive, source="restore")
+        archive_import.link_carried(stored, archive, source="restore")
     return Restored(tuple(stored for stored, _ in imported), skipped)
 
 

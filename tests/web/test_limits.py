@@ -500,11 +500,11 @@ def test_an_archive_of_more_hands_than_an_evening_holds_is_refused(
     for _ in range(3):
         record_hand(evening, BID)
     archive = ok(client.get(f"/api/v1/evenings/{evening}/export"))
-    monkeypatch.setattr("scorekeeper.operations.evening_archives.MAX_HANDS", 2)
+    monkeypatch.setattr("scorekeeper.operations.archive_checks.MAX_HANDS", 2)
     before = snapshot()
     answer = client.post("/api/v1/evenings/import", json=archive, headers=EN)
     [message] = refused(answer, "file")
     assert message.startswith("The file holds more than 2 hands: too many for one evening.")
     assert snapshot() == before
-    monkeypatch.setattr("scorekeeper.operations.evening_archives.MAX_HANDS", 3)
+    monkeypatch.setattr("scorekeeper.operations.archive_checks.MAX_HANDS", 3)
     assert ok(client.post("/api/v1/evenings/import", json=archive), 201)["hands"]

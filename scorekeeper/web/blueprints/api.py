@@ -17,7 +17,7 @@ from scorekeeper import operations
 from scorekeeper.core import json_limits
 from scorekeeper.db.idempotency import MAX_KEY_LENGTH, StoredAnswer, fingerprint
 from scorekeeper.db.models import Evening, Hand
-from scorekeeper.operations import EveningView, StaleVersionError, evening_archives
+from scorekeeper.operations import EveningView, StaleVersionError, archive_import, evening_archives
 from scorekeeper.operations.club_statistics import evening_highlights
 from scorekeeper.web import access, json_shapes, printouts
 from scorekeeper.web.blueprints import exports
@@ -383,7 +383,7 @@ def import_archive() -> Response:
     raw = body()
 
     def make() -> Written[Response]:
-        evening = evening_archives.import_evening(raw, source="api")
+        evening = archive_import.import_evening(raw, source="api")
         data = json_shapes.evening_json(operations.view(evening))
         return Written(reply(data, 201, url_for("api.show", evening_id=evening.id)))
 

@@ -28,6 +28,7 @@ from scorekeeper.core.rules.base import InvalidInputError
 from scorekeeper.db import unit_of_work
 from scorekeeper.db.models import Evening
 from scorekeeper.operations import (
+    archive_import,
     carried_pots,
     evening_archives,
     payments_ticked,
@@ -429,7 +430,7 @@ def import_upload() -> BaseResponse | tuple[str, int]:
 
     def make() -> Written[BaseResponse | tuple[str, int]]:
         try:
-            evening = evening_archives.import_evening(data, source="page")
+            evening = archive_import.import_evening(data, source="page")
         except InvalidInputError as error:
             problems = [text(m) for ms in error.errors.values() for m in ms]
             raise Answered(lambda: import_refused(problems)) from None
