@@ -6,7 +6,8 @@ and the API refuse the same input with the same messages, shown here next to the
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from datetime import date
 from typing import Any
 
@@ -17,10 +18,12 @@ from wtforms import DateField, Field, HiddenField, RadioField, SelectField, Stri
 from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]  # 3.3, stubs: 3.2
 from wtforms.validators import Optional
 
-from scorekeeper.core.rules.base import Message
+from scorekeeper.core.rules.base import InvalidInputError, Message
 from scorekeeper.core.rules.variant import Variant
 from scorekeeper.core.validation import NAME_LENGTH, TEXT_LENGTH
 from scorekeeper.web.addresses import LARGEST
+from scorekeeper.web.json_shapes import text
+from scorekeeper.web.writing import Answered
 
 #: Seats offered on the forms: enough for every game's largest table.
 SEATS = 8
@@ -285,6 +288,25 @@ def seating_form(
     form.seat_count = count
     form.players_errors = []
     return form
+
+
+@contextmanager
+def refused_at_fields(
+    form: FlaskForm,
+    refused: Callable[[], Any],
+    fields: Callable[[Mapping[str, tuple[Message, ...]]], Mapping[str, tuple[Message, ...]]]
+    | None = None,
+) -> Iterator[None]:
+    """Within a write (``writing.write``), run what the ``with`` block asks of the
+    operations; refused, their messages stand next to the form's fields (named by
+    ``fields`` where the page names them otherwise) and the write ends, rolled back, with
+    ``refused()``: the form again, with what to fix."""
+    try:
+        yield
+    except InvalidInputError as error:
+        errors = fields(error.errors) if fields is not None else error.errors
+        place_errors(form, errors, text)
+        raise Answered(refused) from None
 
 
 def place_errors(form: FlaskForm, errors: Mapping[str, Iterable[Message]], render: Any) -> None:

@@ -25,7 +25,6 @@ from werkzeug.wrappers import Response
 from scorekeeper import operations
 from scorekeeper.core import undo
 from scorekeeper.core.rules import VARIANTS, get_variant
-from scorekeeper.core.rules.base import InvalidInputError
 from scorekeeper.core.rules.variant import Variant
 from scorekeeper.core.validation import LANGUAGES
 from scorekeeper.db.extensions import db
@@ -40,7 +39,7 @@ from scorekeeper.web.forms import (
     new_evening_body,
     new_evening_form,
     picked_variant,
-    place_errors,
+    refused_at_fields,
     seated_names,
     seating_form,
     settings_body,
@@ -223,12 +222,9 @@ def create() -> Response | str | tuple[str, int]:
         return refused()
 
     def make() -> Written[Response | tuple[str, int]]:
-        try:
+        with refused_at_fields(form, refused):
             body = {**new_evening_body(form, variant), "language": str(get_locale())}
             evening = operations.create_evening(body, source="page")
-        except InvalidInputError as error:
-            place_errors(form, error.errors, text)
-            raise Answered(refused) from None
         flash(gettext("The evening has started. Good luck!"))
         return Written(redirect(url_for("evenings.show", evening_id=evening.id), 303))
 
@@ -310,13 +306,10 @@ def change_seating(evening_id: int) -> Response | tuple[str, int]:
         return page, 422
 
     def make() -> Written[Response]:
-        try:
+        with refused_at_fields(form, refused):
             operations.change_seating(
                 evening_or_404(evening_id), {"players": names, "dealer": dealer}, source="page"
             )
-        except InvalidInputError as error:
-            place_errors(form, error.errors, text)
-            raise Answered(refused) from None
         flash(gettext("The table has changed. It plays like this from the next hand on."))
         return Written(redirect(url_for("evenings.show", evening_id=evening_id), 303))
 
@@ -357,14 +350,11 @@ def update_settings(evening_id: int) -> Response | tuple[str, int]:
 
     def make() -> Written[Response]:
         try:
-            operations.correct_evening(
-                evening_or_404(evening_id), settings_body(form), source="page"
-            )
+            with refused_at_fields(form, refused):
+                evening = evening_or_404(evening_id)
+                operations.correct_evening(evening, settings_body(form), source="page")
         except operations.StaleVersionError:
             raise Answered(stale) from None
-        except InvalidInputError as error:
-            place_errors(form, error.errors, text)
-            raise Answered(refused) from None
         flash(gettext("The settings were corrected."))
         return Written(redirect(url_for("evenings.show", evening_id=evening_id), 303))
 

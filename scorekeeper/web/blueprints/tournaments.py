@@ -30,7 +30,7 @@ from scorekeeper.operations.tournament_results import (
 from scorekeeper.operations.tournament_rounds import seat_names
 from scorekeeper.web import access, tournament_logbook, tournament_printouts
 from scorekeeper.web.blueprints.tournament_api import check_password, load, load_round
-from scorekeeper.web.forms import chosen_id, picked_variant, place_errors
+from scorekeeper.web.forms import chosen_id, picked_variant, refused_at_fields
 from scorekeeper.web.json_shapes import text
 from scorekeeper.web.presentation import house_rules
 from scorekeeper.web.redirects import safe_next
@@ -117,13 +117,10 @@ def create() -> Response | str | tuple[str, int]:
         return page, 422
 
     def make() -> Written[Response | tuple[str, int]]:
-        try:
+        with refused_at_fields(form, refused, _named):
             body = {**setup_body(form, variant, frozen=False), "language": str(get_locale())}
             body["password"] = form.password.data or ""
             tournament = tournament_setup.create_tournament(body)
-        except InvalidInputError as error:
-            place_errors(form, _named(error.errors), text)
-            raise Answered(refused) from None
         access.grant_organiser(tournament.id)
         flash(gettext("The tournament is set up. Register the players next."))
         return Written(redirect(url_for("tournaments.players", tournament_id=tournament.id), 303))
@@ -228,11 +225,8 @@ def register(tournament_id: int) -> Response | tuple[str, int]:
         return page, 422
 
     def make() -> Written[Response | tuple[str, int]]:
-        try:
+        with refused_at_fields(form, refused):
             entrant = tournament_setup.register(load(tournament_id), body)
-        except InvalidInputError as error:
-            place_errors(form, error.errors, text)
-            raise Answered(refused) from None
         flash(gettext("%(name)s has start number %(n)s.", name=entrant.name, n=entrant.number))
         namesakes = [
             e.number
@@ -343,11 +337,9 @@ def update_settings(tournament_id: int) -> Response | tuple[str, int]:
     def make() -> Written[Response | tuple[str, int]]:
         tournament = load(tournament_id)
         try:
-            body = setup_body(form, variant, frozen=tournament.frozen_at is not None)
-            tournament_setup.update_tournament(tournament, body)
-        except InvalidInputError as error:
-            place_errors(form, _named(error.errors), text)
-            raise Answered(refused) from None
+            with refused_at_fields(form, refused, _named):
+                body = setup_body(form, variant, frozen=tournament.frozen_at is not None)
+                tournament_setup.update_tournament(tournament, body)
         except StaleVersionError:
             raise Answered(stale) from None
         flash(gettext("The set-up was saved."))
@@ -425,11 +417,8 @@ def swap(tournament_id: int, number: int) -> Response | tuple[str, int]:
     def make() -> Written[Response | tuple[str, int]]:
         tournament = load(tournament_id)
         round_ = load_round(tournament, number)
-        try:
+        with refused_at_fields(form, refused):
             rounds_ops.swap_players(tournament, round_, {"a": form.a.data, "b": form.b.data})
-        except InvalidInputError as error:
-            place_errors(form, error.errors, text)
-            raise Answered(refused) from None
         flash(
             gettext("Start numbers %(a)s and %(b)s swapped places.", a=form.a.data, b=form.b.data)
         )
