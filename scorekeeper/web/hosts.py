@@ -37,6 +37,8 @@ from urllib.parse import urlsplit
 from flask import Flask, Response, render_template, request
 from flask_babel import force_locale, get_locale, gettext
 
+from scorekeeper.web.answers import json_error, wants_json
+
 #: The setting that names more host names (``SCOREKEEPER_HOST_NAMES`` in the environment).
 SETTING = "HOST_NAMES"
 #: 421 Misdirected Request: the server is not the one for this name (RFC 9110, 15.5.20).
@@ -180,8 +182,6 @@ def asked_names(environ: dict[str, Any]) -> list[str]:
 def refusal(name: str) -> Response:
     """The answer to a request under a foreign name: the API's error shape, else a page in
     German and English (the request's language first); both name the setting to add."""
-    from scorekeeper.web.blueprints.errors import json_error, wants_json
-
     shown = name or "?"
     if wants_json():
         message = gettext(

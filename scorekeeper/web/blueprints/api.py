@@ -20,6 +20,7 @@ from scorekeeper.db.models import Evening, Hand
 from scorekeeper.operations import EveningView, StaleVersionError, archive_import, evening_archives
 from scorekeeper.operations.club_statistics import evening_highlights
 from scorekeeper.web import access, json_shapes, printouts
+from scorekeeper.web.answers import reply
 from scorekeeper.web.blueprints import exports
 from scorekeeper.web.blueprints.installation import refuse_others
 from scorekeeper.web.bodies import takes_upload
@@ -124,15 +125,6 @@ def key_reused() -> Response:
         "Send every new request with a new key."
     )
     return reply({"errors": {"Idempotency-Key": [message]}}, 422)
-
-
-def reply(data: dict[str, Any], status: int, location: str | None = None) -> Response:
-    """A JSON response with an optional ``Location``."""
-    response = jsonify(data)
-    response.status_code = status
-    if location:
-        response.headers["Location"] = location
-    return response
 
 
 @bp.get("/openapi.json")

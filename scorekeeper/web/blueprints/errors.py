@@ -42,7 +42,9 @@ from scorekeeper.operations.tournament_rounds import RoundStateError
 from scorekeeper.operations.tournament_setup import FrozenError
 from scorekeeper.web import json_shapes
 from scorekeeper.web.access import AccessDeniedError, TooManyAttemptsError
-from scorekeeper.web.blueprints.api import BadJSONError, reply
+from scorekeeper.web.answers import json_error, reply, wants_json
+from scorekeeper.web.blueprints import guard, hands
+from scorekeeper.web.blueprints.api import BadJSONError
 from scorekeeper.web.tournament_tables import table_info
 
 #: Flask-Babel ships no type information; its gettext and ngettext return str.
@@ -100,24 +102,12 @@ def api_words(error: HTTPException) -> str:
     return plain_words(error)
 
 
-def wants_json() -> bool:
-    """API requests get JSON errors; pages get HTML."""
-    return request.path.startswith("/api/")
-
-
-def json_error(status: int, field: str, message: str) -> Response:
-    """The API's error shape with one message."""
-    return reply({"errors": {field: [message]}}, status)
-
-
 def keep_entry() -> tuple[str, int] | None:
     """A hand or a correction refused for its expired form protection, shown again as
     typed, for the caller who may see it (``docs/recording.md``); None for any other form.
 
     The protection is checked before the access check, which is made here first.
     """
-    from scorekeeper.web.blueprints import guard, hands
-
     args = request.view_args or {}
     if request.endpoint not in ("hands.create", "hands.update"):
         return None

@@ -19,7 +19,8 @@ from scorekeeper.core.validation import read_chosen
 from scorekeeper.db.models import Evening, Member, TableGroup
 from scorekeeper.operations import carried_pots, club_statistics, table_groups
 from scorekeeper.operations.club_statistics import Season, person_key
-from scorekeeper.web.blueprints.api import body, reply
+from scorekeeper.web.answers import reply
+from scorekeeper.web.blueprints.api import body
 from scorekeeper.web.blueprints.evenings import local_today
 from scorekeeper.web.blueprints.installation import for_the_installation
 from scorekeeper.web.club_json import comparison_json, ordered, season_json, statistics_json

@@ -25,7 +25,8 @@ from scorekeeper.operations.tournament_results import (
     tournament_standings,
 )
 from scorekeeper.web import access, tournament_printouts
-from scorekeeper.web.blueprints.api import body, idempotent, reply
+from scorekeeper.web.answers import reply
+from scorekeeper.web.blueprints.api import body, idempotent
 from scorekeeper.web.tournament_json import (
     entrant_json,
     round_json,

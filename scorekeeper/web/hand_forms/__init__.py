@@ -14,6 +14,9 @@ from flask_wtf import FlaskForm
 
 from scorekeeper.core.rules.base import Message, Table
 from scorekeeper.core.rules.variant import Variant
+from scorekeeper.web.hand_forms.doppen import DoppenHandForm
+from scorekeeper.web.hand_forms.troggen import TroggenHandForm
+from scorekeeper.web.hand_forms.troggu import TrogguHandForm
 
 
 class HandForm(Protocol):
@@ -54,10 +57,6 @@ class HandForm(Protocol):
 
 def hand_form(variant: Variant) -> HandForm:
     """The hand form of ``variant``'s game, set up for that variant."""
-    from scorekeeper.web.hand_forms.doppen import DoppenHandForm
-    from scorekeeper.web.hand_forms.troggen import TroggenHandForm
-    from scorekeeper.web.hand_forms.troggu import TrogguHandForm
-
     forms: dict[str, Callable[[Variant], HandForm]] = {
         "troggen": TroggenHandForm,
         "doppen": DoppenHandForm,
