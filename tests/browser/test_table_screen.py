@@ -62,7 +62,8 @@ Step = tuple[str, ...]
 
 @dataclass(frozen=True)
 class Reference:
-    """One of issue 20's reference hands: the evening it is played at and the taps."""
+    """One of the reference hands (bench/taps.md): the evening it is played at and the
+    taps."""
 
     number: int
     title: str
