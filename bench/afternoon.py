@@ -27,7 +27,7 @@ if there was any, or if a hand is missing or doubled.
     .venv/bin/python bench/afternoon.py                   # 200 players, 3 rounds
     .venv/bin/python bench/afternoon.py --players 40 --rounds 1 --think 0.1 0.3
 
-``run_afternoon`` is also used by ``tests/server/test_afternoon.py``, which checks on a
+``run_afternoon`` is also used by ``tests/live/test_afternoon.py``, which checks on a
 small hall that everything is answered (not how fast).
 """
 

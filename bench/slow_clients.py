@@ -29,7 +29,7 @@ environment like ``scripts/start``):
     .venv/bin/python bench/slow_clients.py --pdf                 # the printout
     .venv/bin/python bench/slow_clients.py --start /tmp/other-start --headers 4 --bodies 0
 
-``SlowClients`` is also used by the test ``tests/server/test_slow_clients.py``.
+``SlowClients`` is also used by the test ``tests/live/test_slow_clients.py``.
 """
 
 from __future__ import annotations

@@ -483,7 +483,7 @@ def snapshot(app: Flask) -> Callable[[], dict[str, list[tuple[Any, ...]]]]:
 
     def take() -> dict[str, list[tuple[Any, ...]]]:
         with app.app_context(), db.engine.connect() as connection:
-            # The models' tables (what the schema holds: tests/test_migrations.py), ordered
+            # The models' tables (what the schema holds: tests/db/test_migrations.py), ordered
             # by key, as a server database returns rows in no fixed order.
             return {
                 table.name: [

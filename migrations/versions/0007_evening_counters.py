@@ -11,7 +11,7 @@ transaction as the write that changes them:
 
 A rebuilt table loses its triggers: a later migration that recreates ``hand``,
 ``seating``, ``seat`` or ``evening`` (SQLite's batch mode does when it must) has to
-create them again (``tests/test_stamp.py`` checks that every write moves the stamp).
+create them again (``tests/operations/test_stamp.py`` checks that every write moves the stamp).
 
 Revision ID: 0007
 Revises: 0006

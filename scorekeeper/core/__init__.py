@@ -3,5 +3,5 @@
 Games and variants (``rules/``), the ledger, the settlement, money formatting, the seating
 draw, tournament standings, the balance chart and the validation of settings. Dataclasses
 in, dataclasses out, exact arithmetic; no framework, no database, no clock, no dice, no
-I/O (tests/test_purity.py holds the folder to it; docs/architecture.md "Layers").
+I/O (tests/core/test_purity.py holds the folder to it; docs/architecture.md "Layers").
 """

@@ -29,7 +29,7 @@ class HandRecord:
 
     ``parsed``: the facts already parsed by the variant (``Variant.parse_hand``), when the
     hand was just entered: a write parses a hand once, and the ledger plays that value
-    instead of parsing its stored form again (both are equal, ``tests/test_ledger.py``).
+    instead of parsing its stored form again (both are equal, ``tests/core/test_ledger.py``).
     """
 
     number: int

@@ -33,7 +33,7 @@ from tests.browser.conftest import (
     screenshot,
 )
 from tests.conftest import sqlite_only
-from tests.server.conftest import Tablet, servers
+from tests.live.conftest import Tablet, servers
 
 #: The live server runs on a SQLite file of its own (conftest.py).
 pytestmark = sqlite_only

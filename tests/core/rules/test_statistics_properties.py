@@ -28,9 +28,9 @@ from scorekeeper.core.statistics import (
     player_statistics,
     season_table,
 )
-from tests.rules.test_doppen_properties import evenings as doppen_evenings
-from tests.rules.test_troggen_properties import evenings as troggen_evenings
-from tests.rules.test_troggu_properties import evenings as troggu_evenings
+from tests.core.rules.test_doppen_properties import evenings as doppen_evenings
+from tests.core.rules.test_troggen_properties import evenings as troggen_evenings
+from tests.core.rules.test_troggu_properties import evenings as troggu_evenings
 
 PROPERTY = settings(max_examples=60)
 TROGGEN_TOTAL = {4: 70, 5: 67, 6: 64}

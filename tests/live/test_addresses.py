@@ -9,7 +9,7 @@ import threading
 import pytest
 from sqlalchemy import create_engine, text
 
-from tests.server.conftest import StartServer, Tablet
+from tests.live.conftest import StartServer, Tablet
 
 
 def test_checks_by_address_see_the_tablets_own(

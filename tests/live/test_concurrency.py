@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import PLAYERS4, fresh_database
-from tests.server.conftest import Answer, Server, Tablet, servers
+from tests.live.conftest import Answer, Server, Tablet, servers
 
 
 def at_once(*calls: Callable[[], Answer]) -> list[Answer]:

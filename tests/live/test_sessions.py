@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.server.conftest import StartServer, Tablet
+from tests.live.conftest import StartServer, Tablet
 
 
 def test_two_processes_sharing_the_instance_serve_one_session(

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.server.conftest import StartServer, Tablet
+from tests.live.conftest import StartServer, Tablet
 
 
 def test_a_closed_evening_finds_its_sheet_and_settlement_printed(

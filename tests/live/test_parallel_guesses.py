@@ -17,7 +17,7 @@ from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import urlsplit
 
 from tests.conftest import PLAYERS4
-from tests.server.conftest import Answer, Server, StartServer, Tablet
+from tests.live.conftest import Answer, Server, StartServer, Tablet
 from tests.web.tournament_support import PASSWORD, setup_body
 
 GUESSES = 40

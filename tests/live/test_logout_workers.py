@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 
 from scorekeeper.web.access import REVOKED_CHECK_SECONDS
-from tests.server.conftest import StartServer, Tablet
+from tests.live.conftest import StartServer, Tablet
 from tests.web.tournament_support import setup_body
 
 

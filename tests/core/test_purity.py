@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-PACKAGE = Path(__file__).resolve().parent.parent / "scorekeeper"
+PACKAGE = Path(__file__).resolve().parents[2] / "scorekeeper"
 #: The core is its folder (docs/architecture.md "Layers"): whatever lives there is checked.
 CORE = sorted(PACKAGE.joinpath("core").rglob("*.py"))
 #: The seating draw is random by nature (docs/tournaments.md): it may build ``Random(seed)`` from

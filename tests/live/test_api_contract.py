@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from scorekeeper.web.openapi import spec
-from tests.server.conftest import Server, StartServer, Tablet
+from tests.live.conftest import Server, StartServer, Tablet
 from tests.web.tournament_support import setup_body
 
 #: Cases per operation and phase; the seed makes the cases repeatable.

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-from tests.server.conftest import StartServer, bench_module
+from tests.live.conftest import StartServer, bench_module
 
 PLAYERS = 40
 ROUNDS = 2

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.server.conftest import START, Server, free_port, wait_until_answering
+from tests.live.conftest import START, Server, free_port, wait_until_answering
 
 #: A time limit: it runs after the parallel part, with the machine to itself.
 pytestmark = pytest.mark.alone
@@ -61,7 +61,7 @@ def port(tmp_path_factory: pytest.TempPathFactory) -> Iterator[int]:
         "PORT": str(port),
         "WORKERS": "2",
         "THREADS": "1",
-        "WSGI_APP": "tests.server.waiting_app:app",
+        "WSGI_APP": "tests.live.waiting_app:app",
         "SCOREKEEPER_DATABASE_URL": f"sqlite:///{tmp_path / 'unused.sqlite'}",
         "SCOREKEEPER_INSTANCE_PATH": str(tmp_path / "instance"),
         "SCOREKEEPER_CLIENT_SECONDS": str(CLIENT_SECONDS),

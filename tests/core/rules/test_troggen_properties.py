@@ -32,7 +32,7 @@ from scorekeeper.core.rules.troggen import (
     LastTrick,
 )
 from scorekeeper.core.settlement import Payment, pairwise_exact, settle
-from tests.rules.replays import check_goes_on, check_parsed_once
+from tests.core.rules.replays import check_goes_on, check_parsed_once
 
 PLAYERS = ("Anna", "Bert", "Clara", "Dora", "Emil", "Fritz")
 NEWCOMER = "Gina"

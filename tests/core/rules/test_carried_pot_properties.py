@@ -13,7 +13,7 @@ from scorekeeper.core.rules.base import CARRIED, POT, Table
 from scorekeeper.core.rules.options import parse_options
 from scorekeeper.core.rules.troggen import TROGGEN
 from scorekeeper.core.settlement import merged, pairwise_exact, settle
-from tests.rules.test_troggen_properties import Evening, evenings, play
+from tests.core.rules.test_troggen_properties import Evening, evenings, play
 
 CHAIN = settings(max_examples=60, deadline=None)
 

@@ -124,7 +124,7 @@ def test_bytes_no_parser_would_read_have_no_depth() -> None:
 def test_the_deepest_real_documents_are_far_from_the_limit() -> None:
     from pathlib import Path
 
-    data = Path(__file__).parent / "data"
+    data = Path(__file__).parents[1] / "data"
     deepest = max(depth(p.read_bytes()) for p in data.rglob("*.json"))
     assert deepest == 10  # a backup's evenings: hands, revisions, input, penalties
     assert deepest * 3 <= MAX_DEPTH

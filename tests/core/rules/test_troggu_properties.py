@@ -32,7 +32,7 @@ from scorekeeper.core.rules.troggu import MONEY_VARIANTS, Troggu
 from scorekeeper.core.rules.troggu_scoring import Contract, GameHand, MisereHand
 from scorekeeper.core.rules.variant import Variant
 from scorekeeper.core.settlement import Payment, settle
-from tests.rules.replays import check_goes_on, check_parsed_once
+from tests.core.rules.replays import check_goes_on, check_parsed_once
 
 NAMES = ("Anna", "Beat", "Carla", "Dani", "Ella", "Fritz", "Gabi", "Hans")
 ALL_VARIANTS: tuple[Variant, ...] = (*MONEY_VARIANTS, EISTEN_STALDEN)

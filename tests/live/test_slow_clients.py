@@ -9,7 +9,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from tests.server.conftest import StartServer, Tablet, bench_module
+from tests.live.conftest import StartServer, Tablet, bench_module
 
 #: A time limit: it runs after the parallel part, with the machine to itself.
 pytestmark = pytest.mark.alone

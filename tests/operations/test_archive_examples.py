@@ -21,7 +21,7 @@ from flask.testing import FlaskClient
 from scorekeeper.core.rules import get_variant
 from tests.conftest import Fresh, sqlite_only
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).parents[1] / "data"
 ARCHIVES = sorted(p for p in (DATA / "archives").glob("*.json") if ".expected" not in p.name)
 BACKUPS = sorted(
     p

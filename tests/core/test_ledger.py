@@ -140,7 +140,7 @@ def test_options_change_the_replay() -> None:
 def test_a_hand_parsed_at_entry_is_played_without_parsing_again() -> None:
     """A write hands the ledger the facts it parsed (``HandRecord.parsed``): the ledger
     plays that value and does not read the stored form again. Here the two are made to
-    differ on purpose, which a write never does (tests/rules/replays.py)."""
+    differ on purpose, which a write never does (tests/core/rules/replays.py)."""
     (stored,) = records(G1)
     parsed = TROGGEN.parse_hand(LOST | {"bidder": "A"}, stored.table, OPTIONS)
     played = replay(TROGGEN, OPTIONS, [replace(stored, parsed=parsed)])

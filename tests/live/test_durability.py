@@ -9,7 +9,7 @@ import time
 from typing import Any
 
 from tests.conftest import PLAYERS4
-from tests.server.conftest import StartServer, Tablet
+from tests.live.conftest import StartServer, Tablet
 
 #: Hands recorded before the kill, at the least; the load runs on while the kill comes.
 BEFORE_KILL = 40

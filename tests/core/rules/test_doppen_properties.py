@@ -25,7 +25,7 @@ from scorekeeper.core.rules.base import KASSE, Table
 from scorekeeper.core.rules.doppen import DOPPEN
 from scorekeeper.core.rules.options import parse_options, to_fraction
 from scorekeeper.core.settlement import Payment, pairwise_exact, settle
-from tests.rules.replays import check_goes_on, check_parsed_once
+from tests.core.rules.replays import check_goes_on, check_parsed_once
 
 PLAYERS = ("Anne", "Bert", "Clara", "Dora")
 NEWCOMER = "Emil"
