@@ -1,4 +1,4 @@
-"""Where the time of saving a hand goes, on SQLite and on PostgreSQL (docs/server.md, "A
+"""Where the time of saving a hand goes, on SQLite and on PostgreSQL (docs/decisions.md, "A
 museum afternoon on PostgreSQL").
 
 In one process, with nothing else running: a Troggen evening of four, then ``--hands``

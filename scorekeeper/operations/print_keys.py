@@ -1,5 +1,5 @@
 """What an evening's (or a tournament's) printouts print, read cheaply: the parts of their cache key
-(``web/printouts.py``; docs/server.md "Printouts").
+(``web/printouts.py``; docs/server.md "Printouts kept, handed on and asked ahead").
 
 Every write to an evening's facts changes its stamp (``facts.Stamp``); the rest of what a
 printout shows comes from elsewhere and is read here too: the stamp of the evening its pot

@@ -1,6 +1,7 @@
 """A printout answered once: kept on disk by what it prints, sent again by its ETag, rendered
 ahead when an evening closes, and long ones sent to print workers of their own
-(docs/server.md "Printouts": the measurements behind each of these).
+(docs/server.md "Printouts kept, handed on and asked ahead": the measurements behind
+each of these).
 
 - **The key** of a printout is a digest of everything it prints, read cheaply: the
   evening's stamp (which every write to it changes), the stamp of the evening its pot came

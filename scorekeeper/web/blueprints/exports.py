@@ -119,7 +119,7 @@ CLOSED_AHEAD = "printouts_closed"
 #: print workers render it (``web/printouts.py``).
 LONG_HANDS = 5 * 35
 #: A score sheet prints in parts of this many hands: at most about 30 s of work each on
-#: two cores (docs/server.md "Printouts").
+#: two cores (docs/server.md "Printouts kept, handed on and asked ahead").
 PART_HANDS = 1000
 
 
