@@ -5,10 +5,15 @@ OpenAPI document's lists are tied to ``VARIANTS`` in ``tests/web/test_openapi_do
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from scorekeeper.core.draw import USUAL_SIZES
 from scorekeeper.core.rules import VARIANTS
+from scorekeeper.core.rules.troggu import MONEY_VARIANTS as TROGGU_MONEY_VARIANTS
+from scorekeeper.core.rules.variant import Variant
 from scorekeeper.core.sheet_codes import CODERS, game_codes
 from scorekeeper.core.statistics.figures import CONTRACTS, MISERE_PLACES
 from scorekeeper.core.statistics.reading import EISTEN_STALDEN
@@ -33,3 +38,19 @@ def test_nothing_names_a_game_that_is_not_registered() -> None:
     assert set(USUAL_SIZES) == games
     assert set(CODERS) == games
     assert set(CONTRACTS) == games | {EISTEN_STALDEN}
+
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.mark.parametrize("region", TROGGU_MONEY_VARIANTS, ids=lambda v: v.key)
+def test_the_recipe_for_a_troggu_region_was_followed(region: Variant) -> None:
+    """docs/development.md "A Troggu region": registered (above), its row in troggu.md's
+    table, a variant of the OpenAPI document, and its examples in the rules' tests."""
+    assert VARIANTS["troggu", region.key] is region
+    assert f"| `{region.key}`" in (ROOT / "docs" / "troggu.md").read_text(encoding="utf-8")
+    document = json.loads((ROOT / "scorekeeper" / "web" / "openapi.json").read_text())
+    assert f'"{region.key}"' in json.dumps(document)
+    constant = "TROGGU_" + region.key.upper().replace("-", "_")
+    tests = (ROOT / "tests" / "core" / "rules" / "test_troggu.py").read_text(encoding="utf-8")
+    assert f"pytest.param({constant}," in tests
