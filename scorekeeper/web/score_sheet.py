@@ -48,6 +48,8 @@ HEAD_LINES = 3
 #: A player's column: at least this wide, and grown at most to this from spare width.
 PLAYER_MIN_MM = 12.0
 PLAYER_MAX_MM = 34.0
+#: What joins a player's code and name on the key line, so a name never breaks over lines.
+NBSP = "\u00a0"
 #: The lead columns (number, dealer) and the facts' four.
 LEAD = 2
 FACTS = 4
@@ -273,7 +275,9 @@ def build_sheet(
     last_number = current.ledger.hands[-1].record.number if current.ledger.hands else 0
     legend = tuple((e.code, e.meaning.render(gettext)) for e in facts.codes.legend)
     codes = tuple((facts.short[p], p) for p in facts.players)
-    key = f"{gettext('Players')}: " + " · ".join(f"{code} {name}" for code, name in codes)
+    key = f"{gettext('Players')}: " + " · ".join(
+        NBSP.join([code, *name.split(" ")]) for code, name in codes
+    )
     first_page = [*heading, f"{gettext('Legend')}: " + " · ".join(f"{c} {m}" for c, m in legend)]
     paper = Paper(facts, columns, totals, widths.landscape, first_page, key)
     last = hands is None or hands[1] >= last_number

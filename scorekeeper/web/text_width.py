@@ -72,7 +72,8 @@ def fitting_size(
 
 def wrap(text: str, width: float, size_pt: float, *, bold: bool = False) -> list[str] | None:
     """``text`` broken at its spaces into lines no wider than ``width`` mm; None when one
-    word alone is wider (it would have to break inside, which a printout never does).
+    word alone is wider (it would have to break inside, which a printout never does). A
+    no-break space joins what it stands between, as it does in print.
 
     >>> wrap("Anna Maria von Allmen", 20, 8)
     ['Anna Maria von', 'Allmen']
@@ -80,7 +81,7 @@ def wrap(text: str, width: float, size_pt: float, *, bold: bool = False) -> list
     True
     """
     lines: list[str] = []
-    for word in text.split():
+    for word in (w for w in text.split(" ") if w):
         if width_mm(word, size_pt, bold=bold) > width:
             return None
         joined = f"{lines[-1]} {word}" if lines else word

@@ -74,12 +74,16 @@ def read_as_paper(
     return pdf, layout_text(pdf)
 
 
-def names_whole(text: str, players: list[str]) -> None:
-    """Every word of every name is printed whole somewhere (the legend at least)."""
+def names_whole(text: str, players: list[str], *, on_one_line: bool = False) -> None:
+    """Every word of every name is printed whole somewhere (the legend at least); on the
+    score sheet, every name whole on one line (the players' key)."""
     words = set(text.split())
     for player in players:
         for word in player.split():
             assert word in words, word
+    lines = [" ".join(line.split()) for line in text.splitlines()]
+    for player in players if on_one_line else ():
+        assert any(player in line for line in lines), player
 
 
 def amounts_printed(client: FlaskClient, evening: int, text: str) -> None:
@@ -103,6 +107,7 @@ def test_troggen_at_six_with_long_names_200_hands(
     for _ in range(200):
         record(client, evening, troggen_hand(rnd, players))
     pdf, text = read_as_paper(client, monkeypatch, f"/evenings/{evening}/sheet.pdf", "troggen-6-de")
+    names_whole(text, players, on_one_line=True)
     pages = pages_of(pdf)
     assert 200 / len(pages) >= 35, len(pages)
     assert pages[0].width < pages[0].height  # six players fit upright
@@ -153,7 +158,7 @@ def test_doppen_at_three_in_english(client: FlaskClient, monkeypatch: pytest.Mon
     _, text = read_as_paper(client, monkeypatch, f"/evenings/{evening}/sheet.pdf", "doppen-3-en")
     for label in ("Aufschreibsystem", "Kasse", "Own Kasse notes", "Legend", "n·S"):
         assert label in text, label
-    names_whole(text, players)
+    names_whole(text, players, on_one_line=True)
     amounts_printed(client, evening, text.split("\f")[-2])
     _, text = read_as_paper(
         client, monkeypatch, f"/evenings/{evening}/settlement.pdf", "doppen-3-en-settlement"
@@ -180,7 +185,7 @@ def test_troggu_at_eight_with_misere(client: FlaskClient, monkeypatch: pytest.Mo
             hand["points"] = rnd.randint(40, 90)
         record(client, evening, hand)
     _, text = read_as_paper(client, monkeypatch, f"/evenings/{evening}/sheet.pdf", "troggu-8-de")
-    names_whole(text, players)
+    names_whole(text, players, on_one_line=True)
     assert re.search(r"\bM\b", text)  # the Misère's code, explained by the legend
     amounts_printed(client, evening, text.split("\f")[-2])
 
@@ -192,7 +197,7 @@ def test_striche_at_three_in_english(client: FlaskClient, monkeypatch: pytest.Mo
         record(client, evening, {"team": [players[index % 3]], "points": 50 + index})
     _, text = read_as_paper(client, monkeypatch, f"/evenings/{evening}/sheet.pdf", "striche-3-en")
     assert "|" in text
-    names_whole(text, players)
+    names_whole(text, players, on_one_line=True)
     _, text = read_as_paper(
         client, monkeypatch, f"/evenings/{evening}/settlement.pdf", "striche-3-en-settlement"
     )
