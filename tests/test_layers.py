@@ -85,3 +85,45 @@ def test_no_new_import_hides_in_a_function() -> None:
     local = {(importer, imported) for importer, imported, inside, _ in imports() if inside}
     assert local - LOCAL == set()
     assert LOCAL - local == set(), "an import named here is gone: take it off the list"
+
+
+def top_level_graph() -> dict[str, set[str]]:
+    """Which of our modules each module imports when it is loaded (its top level; an
+    import only the type checker reads left out), by module."""
+    modules = {module_name(p): p for p in PACKAGE.rglob("*.py")}
+
+    def known(name: str) -> str:
+        while name not in modules:
+            name = name.rpartition(".")[0]
+        return name
+
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        found: set[str] = set()
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+                continue
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("scorekeeper"):
+                module = node.module or ""
+                found |= {known(f"{module}.{a.name}") for a in node.names}
+            elif isinstance(node, ast.Import):
+                found |= {known(a.name) for a in node.names if a.name.startswith("scorekeeper")}
+        graph[name] = found - {name}
+    return graph
+
+
+def test_no_module_imports_itself_round_a_circle() -> None:
+    graph = top_level_graph()
+    circles = []
+    for start in graph:
+        seen: set[str] = set()
+        todo = list(graph[start])
+        while todo:
+            module = todo.pop()
+            if module == start:
+                circles.append(start)
+                break
+            if module not in seen:
+                seen.add(module)
+                todo.extend(graph.get(module, ()))
+    assert circles == []
