@@ -190,13 +190,13 @@ def register_blueprints(app: Flask) -> None:
         installation,
         players,
         settlement,
-        tables,
         tools,
-        tournament_api,
-        tournament_pdfs,
-        tournaments,
     )
     from scorekeeper.web.tournament_tables import evening_title, table_info
+    from scorekeeper.web.tournaments import api as tournament_api
+    from scorekeeper.web.tournaments import pages as tournaments
+    from scorekeeper.web.tournaments import printouts as tournament_pdfs
+    from scorekeeper.web.tournaments import tables
 
     guard.register(app)
     app.add_template_global(table_info)

@@ -24,6 +24,7 @@ LOCAL = {
     ("scorekeeper", "scorekeeper.web.blueprints"),
     ("scorekeeper", "scorekeeper.web.tournament_tables"),
     ("scorekeeper", "scorekeeper.web"),
+    ("scorekeeper", "scorekeeper.web.tournaments"),
 }
 
 

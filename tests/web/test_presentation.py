@@ -178,7 +178,7 @@ def test_tournament_pages_and_printouts_show_the_zurich_time(
     start_round(client, tournament, 1)
     play_round(client, ok(client.get(f"/api/v1/tournaments/{tournament}/rounds/1")))
     at_fixed_instant(app, Evening.created_at, Hand.created_at, Hand.updated_at)
-    monkeypatch.setattr("scorekeeper.web.blueprints.tournament_pdfs.utcnow", lambda: FIXED)
+    monkeypatch.setattr("scorekeeper.web.tournaments.printouts.utcnow", lambda: FIXED)
     base = f"/tournaments/{tournament}"
     shown = {
         "board": visible(client.get(f"{base}/rounds/1", headers=DE).text),

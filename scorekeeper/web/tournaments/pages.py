@@ -28,13 +28,14 @@ from scorekeeper.operations.tournament_results import (
     tournament_standings,
 )
 from scorekeeper.operations.tournament_rounds import seat_names
-from scorekeeper.web import access, tournament_logbook, tournament_printouts
-from scorekeeper.web.blueprints.tournament_api import check_password, load, load_round
+from scorekeeper.web import access
 from scorekeeper.web.forms import chosen_id, picked_variant, refused_at_fields
 from scorekeeper.web.json_shapes import text
 from scorekeeper.web.presentation import house_rules
 from scorekeeper.web.redirects import safe_next
-from scorekeeper.web.tournament_forms import (
+from scorekeeper.web.tournaments import logbook, printing
+from scorekeeper.web.tournaments.api import check_password, load, load_round
+from scorekeeper.web.tournaments.forms import (
     EntrantForm,
     LoginForm,
     SwapForm,
@@ -456,7 +457,7 @@ def start(tournament_id: int, number: int) -> Response:
 
     response = write(make)
     if done:
-        tournament_printouts.print_round_ahead(tournament_id, number, closed=False)
+        printing.print_round_ahead(tournament_id, number, closed=False)
     return response
 
 
@@ -480,7 +481,7 @@ def close(tournament_id: int, number: int) -> Response:
 
     response = write(make)
     if done:
-        tournament_printouts.print_round_ahead(tournament_id, number, closed=True)
+        printing.print_round_ahead(tournament_id, number, closed=True)
     return response
 
 
@@ -535,6 +536,6 @@ def log(tournament_id: int) -> str:
         .where(TournamentEvent.tournament_id == tournament.id)
         .order_by(TournamentEvent.id.desc())
     ).all()
-    names = tournament_logbook.names_of(tournament)
-    entries = [(e, tournament_logbook.describe(e, names)) for e in events]
+    names = logbook.names_of(tournament)
+    entries = [(e, logbook.describe(e, names)) for e in events]
     return render_template("tournaments/log.html", tournament=tournament, entries=entries)

@@ -23,14 +23,15 @@ from scorekeeper.operations.tournament_results import (
     tournament_standings,
 )
 from scorekeeper.operations.tournament_rounds import RoundStateError
-from scorekeeper.web import printouts, tournament_printouts
-from scorekeeper.web.blueprints.tournament_api import load, load_round
+from scorekeeper.web import printouts
 from scorekeeper.web.pdf import render_pdf
 from scorekeeper.web.printouts import Printout
+from scorekeeper.web.tournaments import printing
+from scorekeeper.web.tournaments.api import load, load_round
 
 bp = Blueprint("tournament_pdfs", __name__, url_prefix="/tournaments/<int:tournament_id>")
 # The round page warns when table cards would carry an address tablets cannot reach.
-bp.add_app_template_global(tournament_printouts.table_address, "table_address")
+bp.add_app_template_global(printing.table_address, "table_address")
 
 
 def printed(tournament: Tournament, what: str, make: Callable[[], bytes]) -> Response:
@@ -42,7 +43,7 @@ def printed(tournament: Tournament, what: str, make: Callable[[], bytes]) -> Res
         abort(404)
     day = (tournament.date or tournament.created_at.date()).isoformat()
     name = f"{day}-{what}-{tournament.id}.pdf"
-    key = {**parts, "what": what, "address": tournament_printouts.table_address().base}
+    key = {**parts, "what": what, "address": printing.table_address().base}
     return printouts.answer(Printout("tournament", key, name, make))
 
 
@@ -76,15 +77,15 @@ def seating(tournament_id: int, number: int) -> Response:
     round_ = load_round(tournament, number)
 
     def make() -> bytes:
-        tables = tournament_printouts.printed_tables(tournament, round_)
-        sitting_out = tournament_printouts.byes(tournament, round_)
+        tables = printing.printed_tables(tournament, round_)
+        sitting_out = printing.byes(tournament, round_)
         return render(
             tournament,
             "pdf/tournament/seating.html",
             round=round_,
             tables=tables,
             byes=sitting_out,
-            placements=tournament_printouts.placements(tables, sitting_out),
+            placements=printing.placements(tables, sitting_out),
         )
 
     return printed(tournament, f"round{number}-seating", make)
@@ -98,8 +99,8 @@ def cards(tournament_id: int, number: int) -> Response:
     started(round_)
 
     def make() -> bytes:
-        address = tournament_printouts.table_address()
-        tables = tournament_printouts.printed_tables(tournament, round_)
+        address = printing.table_address()
+        tables = printing.printed_tables(tournament, round_)
         urls = {t.number: address.table_url(t.code or "") for t in tables}
         return render(
             tournament,
@@ -108,7 +109,7 @@ def cards(tournament_id: int, number: int) -> Response:
             tables=tables,
             address=address,
             urls=urls,
-            qr={n: tournament_printouts.qr_png(url) for n, url in urls.items()},
+            qr={n: printing.qr_png(url) for n, url in urls.items()},
         )
 
     return printed(tournament, f"round{number}-cards", make)
@@ -121,16 +122,16 @@ def sheets(tournament_id: int, number: int) -> Response:
     round_ = load_round(tournament, number)
 
     def make() -> bytes:
-        tables = tournament_printouts.printed_tables(tournament, round_)
-        due = tournament_printouts.hands_due
-        rows = {t.number: tournament_printouts.sheet_rows(t, due(tournament, t)) for t in tables}
+        tables = printing.printed_tables(tournament, round_)
+        due = printing.hands_due
+        rows = {t.number: printing.sheet_rows(t, due(tournament, t)) for t in tables}
         return render(
             tournament,
             "pdf/tournament/sheets.html",
             round=round_,
             tables=tables,
             rows=rows,
-            row_mm={n: tournament_printouts.sheet_row_height(len(r)) for n, r in rows.items()},
+            row_mm={n: printing.sheet_row_height(len(r)) for n, r in rows.items()},
         )
 
     return printed(tournament, f"round{number}-sheets", make)
@@ -149,10 +150,10 @@ def results(tournament_id: int, number: int) -> Response:
             tournament,
             "pdf/tournament/results.html",
             round=round_,
-            tables={t.number: t for t in tournament_printouts.printed_tables(tournament, round_)},
+            tables={t.number: t for t in printing.printed_tables(tournament, round_)},
             states=states,
-            rank_points=tournament_printouts.table_rank_points(states),
-            byes=tournament_printouts.byes(tournament, round_),
+            rank_points=printing.table_rank_points(states),
+            byes=printing.byes(tournament, round_),
         )
 
     return printed(tournament, f"round{number}-results", make)
@@ -167,7 +168,7 @@ def standings(tournament_id: int) -> Response:
     def make() -> bytes:
         states = round_states(tournament)
         lines = tournament_standings(tournament, states)
-        final = tournament_printouts.is_final(tournament)
+        final = printing.is_final(tournament)
         return render(
             tournament,
             "pdf/tournament/standings.html",
@@ -176,7 +177,7 @@ def standings(tournament_id: int) -> Response:
             rule=scoring_rule(tournament.scoring),
             final=final,
             printed_at=utcnow(),
-            winners=tournament_printouts.winners(lines) if final else [],
+            winners=printing.winners(lines) if final else [],
         )
 
     return printed(tournament, "standings", make)

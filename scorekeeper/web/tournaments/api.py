@@ -24,10 +24,11 @@ from scorekeeper.operations.tournament_results import (
     table_states,
     tournament_standings,
 )
-from scorekeeper.web import access, tournament_printouts
+from scorekeeper.web import access
 from scorekeeper.web.answers import reply
 from scorekeeper.web.blueprints.api import body, idempotent
-from scorekeeper.web.tournament_json import (
+from scorekeeper.web.tournaments import printing
+from scorekeeper.web.tournaments.shapes import (
     entrant_json,
     round_json,
     standings_json,
@@ -235,7 +236,7 @@ def start(tournament_id: int, number: int) -> Response:
 
     response = write(make)
     if response.status_code == 200:
-        tournament_printouts.print_round_ahead(tournament_id, number, closed=False)
+        printing.print_round_ahead(tournament_id, number, closed=False)
     return response
 
 
@@ -252,7 +253,7 @@ def close(tournament_id: int, number: int) -> Response:
 
     response = write(make)
     if response.status_code == 200:
-        tournament_printouts.print_round_ahead(tournament_id, number, closed=True)
+        printing.print_round_ahead(tournament_id, number, closed=True)
     return response
 
 

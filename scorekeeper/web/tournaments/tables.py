@@ -12,7 +12,7 @@ from flask import Blueprint, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
 from scorekeeper.web import access
-from scorekeeper.web.blueprints.tournament_api import find_table
+from scorekeeper.web.tournaments.api import find_table
 from scorekeeper.web.writing import Answered, Written, write
 
 bp = Blueprint("tables", __name__, url_prefix="/t")
