@@ -183,8 +183,6 @@ def register_blueprints(app: Flask) -> None:
         errors,
         evenings,
         exports,
-        groups,
-        groups_api,
         guard,
         hands,
         installation,
@@ -192,6 +190,8 @@ def register_blueprints(app: Flask) -> None:
         settlement,
         tools,
     )
+    from scorekeeper.web.club import api as groups_api
+    from scorekeeper.web.club import pages as groups
     from scorekeeper.web.tournament_tables import evening_title, table_info
     from scorekeeper.web.tournaments import api as tournament_api
     from scorekeeper.web.tournaments import pages as tournaments

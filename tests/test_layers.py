@@ -25,6 +25,7 @@ LOCAL = {
     ("scorekeeper", "scorekeeper.web.tournament_tables"),
     ("scorekeeper", "scorekeeper.web"),
     ("scorekeeper", "scorekeeper.web.tournaments"),
+    ("scorekeeper", "scorekeeper.web.club"),
 }
 
 

@@ -1,7 +1,7 @@
 """The season's downloads take the query the season page takes: a filter or an order the
 page would refuse is refused for the spreadsheet and the printout as well (422, the page
 with the refusal in words), never answered with a table of defaults nobody asked for
-(``web/blueprints/groups.py``, docs/club.md "The season")."""
+(``web/club/pages.py``, docs/club.md "The season")."""
 
 from __future__ import annotations
 

@@ -24,7 +24,7 @@ from scorekeeper.web.answers import reply
 from scorekeeper.web.blueprints import exports
 from scorekeeper.web.blueprints.installation import refuse_others
 from scorekeeper.web.bodies import takes_upload
-from scorekeeper.web.club_json import highlights_json
+from scorekeeper.web.club.shapes import highlights_json
 from scorekeeper.web.loading import evening_or_404
 from scorekeeper.web.openapi import spec
 from scorekeeper.web.tournament_tables import correction_reason, note_correction

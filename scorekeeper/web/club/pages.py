@@ -35,12 +35,13 @@ from scorekeeper.db.models import Evening, GroupEvening, Member, TableGroup
 from scorekeeper.db.tournament_models import TournamentTable
 from scorekeeper.operations import carried_pots, club_statistics, table_groups
 from scorekeeper.operations.club_statistics import Filters, Season, person_key, year_of
-from scorekeeper.web import club_forms, club_pages
 from scorekeeper.web.blueprints.evenings import local_today
 from scorekeeper.web.blueprints.exports import download
 from scorekeeper.web.blueprints.installation import for_the_installation
-from scorekeeper.web.club_json import ordered
-from scorekeeper.web.club_queries import DEFAULT_SORT, read_filters, read_order
+from scorekeeper.web.club import forms as club_forms
+from scorekeeper.web.club import presenting
+from scorekeeper.web.club.queries import DEFAULT_SORT, read_filters, read_order
+from scorekeeper.web.club.shapes import ordered
 from scorekeeper.web.figure_labels import by_game, game_title, group_label
 from scorekeeper.web.forms import chosen_id, place_errors
 from scorekeeper.web.jinja_filters import day
@@ -437,16 +438,16 @@ def season_page(group: TableGroup) -> tuple[str, int]:
         "groups/season.html",
         season=found,
         group=found.group,
-        tables=club_pages.tables(rows),
-        headers=club_pages.headers(group.id, query, key, descending),
+        tables=presenting.tables(rows),
+        headers=presenting.headers(group.id, query, key, descending),
         query=query,
         # The filters' form and the downloads keep the order the table is shown in.
         order=order,
         downloads={**query, **order},
         problems=problems,
-        games=club_pages.choices_of_games(),
-        variants=club_pages.choices_of_variants(),
-        average_cents=club_pages.average_cents,
+        games=presenting.choices_of_games(),
+        variants=presenting.choices_of_variants(),
+        average_cents=presenting.average_cents,
     )
     return page, 422 if problems else 200
 
@@ -467,7 +468,7 @@ def season_download(group_id: int) -> tuple[Season, tuple[Any, ...]]:
 def season_csv(group_id: int) -> Response:
     """The season table as a spreadsheet."""
     found, rows = season_download(group_id)
-    data = club_pages.season_csv(found, rows)
+    data = presenting.season_csv(found, rows)
     return download(data, "text/csv", season_filename(found, "csv"))
 
 
@@ -479,8 +480,8 @@ def season_pdf(group_id: int) -> Response:
         "pdf/season.html",
         language=str(get_locale()),
         season=found,
-        tables=club_pages.tables(rows),
-        average_cents=club_pages.average_cents,
+        tables=presenting.tables(rows),
+        average_cents=presenting.average_cents,
     )
     return download(data, "application/pdf", season_filename(found, "pdf"), inline=True)
 
@@ -509,12 +510,12 @@ def member(group_id: int, member_id: int) -> tuple[str, int]:
         season=found,
         stats=stats,
         rows=season_table(found.evenings, {person_key(person)}),
-        charts=club_pages.running_charts(stats.running),
+        charts=presenting.running_charts(stats.running),
         figures=figures,
         others=[m for m in group.members if m.id != person.id],
         query=query_of(found.filters),
         problems=problems,
-        average_cents=club_pages.average_cents,
+        average_cents=presenting.average_cents,
         titles=evening_titles(e.evening_id for e in stats.evenings),
         game_title=game_title,
     )

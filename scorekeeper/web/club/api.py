@@ -23,8 +23,8 @@ from scorekeeper.web.answers import reply
 from scorekeeper.web.blueprints.api import body
 from scorekeeper.web.blueprints.evenings import local_today
 from scorekeeper.web.blueprints.installation import for_the_installation
-from scorekeeper.web.club_json import comparison_json, ordered, season_json, statistics_json
-from scorekeeper.web.club_queries import read_filters, read_order
+from scorekeeper.web.club.queries import read_filters, read_order
+from scorekeeper.web.club.shapes import comparison_json, ordered, season_json, statistics_json
 from scorekeeper.web.forms import chosen_id
 from scorekeeper.web.writing import Written, write
 
