@@ -48,7 +48,26 @@ def get(port: int, path: str) -> float:
 
 
 @pytest.fixture(scope="module")
-def port(tmp_path_factory: pytest.TempPathFactory) -> Iterator[int]:
+def marks(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where the stand-in writes a line for each slow request it begins."""
+    return tmp_path_factory.mktemp("marks") / "started"
+
+
+def begun(marks: Path) -> int:
+    """How many slow requests the stand-in has begun."""
+    return len(marks.read_text().splitlines()) if marks.exists() else 0
+
+
+def under_way(marks: Path, before: int) -> None:
+    """Wait until the stand-in has begun one slow request more than ``before``."""
+    deadline = time.monotonic() + 10
+    while begun(marks) <= before:
+        assert time.monotonic() < deadline, "the slow request never began"
+        time.sleep(0.01)
+
+
+@pytest.fixture(scope="module")
+def port(tmp_path_factory: pytest.TempPathFactory, marks: Path) -> Iterator[int]:
     """Two workers of one thread each behind the front, as scripts/start runs them,
     serving the stand-in; one server for the module, since the stand-in keeps nothing
     and every test waits for its own requests and closes its connections."""
@@ -66,6 +85,7 @@ def port(tmp_path_factory: pytest.TempPathFactory) -> Iterator[int]:
         "SCOREKEEPER_INSTANCE_PATH": str(tmp_path / "instance"),
         "SCOREKEEPER_CLIENT_SECONDS": str(CLIENT_SECONDS),
         "PRINT_TIMEOUT": str(PRINT_SECONDS),
+        "WAITING_APP_STARTED": str(marks),
     }
     with log.open("wb") as output:
         process = subprocess.Popen(
@@ -89,12 +109,15 @@ def port(tmp_path_factory: pytest.TempPathFactory) -> Iterator[int]:
         server.stop()
 
 
-def test_tablets_arriving_while_a_worker_prints_are_answered_by_the_free_one(port: int) -> None:
+def test_tablets_arriving_while_a_worker_prints_are_answered_by_the_free_one(
+    port: int, marks: Path
+) -> None:
     for _ in range(4):  # both workers have started and answered
         get(port, "/")
+    before = begun(marks)
     printing = threading.Thread(target=get, args=(port, f"/slow?{SLOW_SECONDS}"))
     printing.start()
-    time.sleep(0.5)  # the printout is under way in one worker's only thread
+    under_way(marks, before)  # the printout holds one worker's only thread
     barrier = threading.Barrier(8)
 
     def arrive(_: int) -> float:
@@ -107,14 +130,15 @@ def test_tablets_arriving_while_a_worker_prints_are_answered_by_the_free_one(por
     assert max(waited) < SLOW_SECONDS / 2, waited
 
 
-def test_tablets_on_kept_connections_do_not_wait_behind_a_printout(port: int) -> None:
+def test_tablets_on_kept_connections_do_not_wait_behind_a_printout(port: int, marks: Path) -> None:
     connections = [http.client.HTTPConnection("127.0.0.1", port, timeout=30) for _ in range(6)]
     try:
         for connection in connections:  # each has its connection, as a tablet at a table
             ask(connection, "/")
+        before = begun(marks)
         printing = threading.Thread(target=get, args=(port, f"/slow?{SLOW_SECONDS}"))
         printing.start()
-        time.sleep(0.5)
+        under_way(marks, before)
         with ThreadPoolExecutor(len(connections)) as pool:
             waited = list(pool.map(lambda c: ask(c, "/"), connections))
         printing.join()
@@ -146,7 +170,8 @@ def test_connections_opened_ahead_and_left_silent_hold_up_no_tablet(port: int) -
     # As a browser opens connections ahead of need: more than there are workers.
     silent = [socket.create_connection(("127.0.0.1", port)) for _ in range(4)]
     try:
-        time.sleep(0.3)
+        # The front accepts connections in the order they came: by the time it reads this
+        # request, the silent ones are in its hands.
         assert get(port, "/") < 1
         # Not kept for ever: closed once nothing came within the front's wait.
         for connection in silent:
@@ -170,13 +195,14 @@ def fetch(port: int, path: str, headers: dict[str, str] | None = None) -> tuple[
         connection.close()
 
 
-def test_a_short_printout_is_answered_while_a_long_one_prints(port: int) -> None:
+def test_a_short_printout_is_answered_while_a_long_one_prints(port: int, marks: Path) -> None:
     """The print workers hand a long printout on to the long printouts' own workers
     (web/printouts.py), so a one-page settlement does not wait behind a long sheet."""
     found: list[tuple[int, str, float]] = []
+    before = begun(marks)
     printing = threading.Thread(target=lambda: found.append(fetch(port, "/long.pdf?2.5")))
     printing.start()
-    time.sleep(0.3)  # the long printout is under way
+    under_way(marks, before)  # the long printout holds the long printouts' worker
     status, pool, took = fetch(port, "/settlement.pdf")
     printing.join()
     assert (status, pool) == (200, "print")

@@ -5,11 +5,13 @@ Printouts as the app answers them behind the front (``scorekeeper/web/printouts.
 ``/long.pdf?seconds`` is a long printout, which the print workers hand on to the long
 printouts' workers (``X-Accel-Redirect``), where it takes that long; every other ``.pdf``
 is a short one, answered at once by the print workers. Each printout says which pool
-answered it.
+answered it. Each wait begun is written as a line to ``WAITING_APP_STARTED``, so a test
+waits for a slow request to be under way, not for a time.
 """
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -24,6 +26,10 @@ def app(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable
         start_response("200 OK", [("X-Accel-Redirect", target), ("Content-Length", "0")])
         return [b""]
     if path == "/slow" or (path == "/long.pdf" and pool == "long"):
+        started = os.environ.get("WAITING_APP_STARTED")
+        if started:  # a line per wait begun, for the tests to wait for the state
+            with open(started, "a", encoding="utf-8") as marks:
+                marks.write(f"{path}\n")
         time.sleep(float(environ.get("QUERY_STRING") or 1))
     body = pool.encode() if path.endswith(".pdf") else b"ok"
     start_response("200 OK", [("Content-Type", "text/plain"), ("Content-Length", str(len(body)))])
