@@ -55,9 +55,8 @@ def kasse_rows(
     """Doppen's end: each column S, the points it pays (n·S \u2212 ΣS where the table stayed
     the same all evening), the Kasse shared out, the money."""
     columns: dict[str, int] = current.variant.columns(current.ledger.state)  # type: ignore[attr-defined]
-    total = sum(columns.values())
-    seated = len(columns)
-    formula = all(result.final.get(p, 0) == seated * v - total for p, v in columns.items())
+    nets = current.variant.column_nets(columns)  # type: ignore[attr-defined]
+    formula = all(result.final.get(p, 0) == net for p, net in nets.items())
     net_head = f"{gettext('Points')} (n·S \u2212 ΣS)" if formula else gettext("Points")
     heads = (gettext("Player"), gettext("Column S"), net_head, gettext("Kasse"), gettext("Money"))
     rows = tuple(

@@ -319,6 +319,16 @@ class Doppen(Variant):
         """
         return dict(state.columns)
 
+    def column_nets(self, columns: Mapping[str, int]) -> dict[str, int]:
+        """Each player's net from the Aufschreibsystem's columns, ``n·S_i - ΣS`` (§10): what
+        the pairwise settlement of a table that stayed the same all evening gives.
+
+        >>> DOPPEN.column_nets({"Anne": 16, "Bert": 0, "Clara": 0})
+        {'Anne': 32, 'Bert': -16, 'Clara': -16}
+        """
+        total = sum(columns.values())
+        return {p: len(columns) * s - total for p, s in columns.items()}
+
     def score_hand(
         self, hand: Any, table: Table, state: Any, options: Options
     ) -> tuple[HandScore, DoppenState]:

@@ -145,7 +145,8 @@ def sheet_html(evening: Evening, hands: tuple[int, int] | None = None) -> str:
     current = operations.current_view(evening.id)
     assert current is not None
     group = table_groups.group_of(evening)
-    reasons = {h.number: void_reason(h.void_reason) for h in evening.hands if h.void_reason}
+    stored = current.evening.hands  # the kept evening's, read with its ledger
+    reasons = {h.number: void_reason(h.void_reason) for h in stored if h.void_reason}
     part = None
     with force_locale(evening.language):
         heading = sheet_heading(current, group.name if group else None)
