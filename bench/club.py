@@ -35,8 +35,7 @@ from sqlalchemy import text
 
 from scorekeeper import create_app
 from scorekeeper.db.extensions import db
-from scorekeeper.operations import views
-from scorekeeper.operations.snapshots import kept
+from scorekeeper.db.kept import forget_all
 
 SEED = 2026
 CLUB = ("Anna", "Bert", "Clara", "Dora", "Emil", "Fritz", "Gabi", "Hans", "Ida", "Jonas",
@@ -168,14 +167,8 @@ def asking(app: Flask, path: str) -> Callable[[], object]:
 
 
 def forget(app: Flask) -> None:
-    """No evening replayed yet: as a worker just started. Both of the process's memories
-    go: the kept evenings and the replays remembered by their facts (which the build's
-    imports filled with the last 64 evenings, the last year's, so that its "cold" figure
-    was warm for most of its evenings)."""
-    with app.app_context():
-        kept().forget_all()
-    with views._replays_lock:
-        views._replays.clear()
+    """No evening replayed yet: as a worker just started."""
+    forget_all(app)
 
 
 def main() -> None:

@@ -213,17 +213,18 @@ def measure(app: Flask, case: Case) -> str:
     """One line of the table for ``case``."""
     evening_id = build(app, case)
     with app.test_request_context():
-        evening = operations.get_evening(evening_id)
-        assert evening is not None
-        html = sheet_html(evening)
+        current = operations.current_view(evening_id)
+        assert current is not None
+        html = sheet_html(current)
         plain = plain_table(html)
 
         def library() -> bytes:
             return bytes(weasyprint.HTML(string=plain).write_pdf())
 
         def ours() -> bytes:
+            # As a print worker asks: the evening as kept, brought up to date by its stamp.
             db.session.expire_all()
-            loaded = operations.get_evening(evening_id)
+            loaded = operations.current_view(evening_id)
             assert loaded is not None
             return sheet_pdf_bytes(loaded)
 

@@ -41,11 +41,14 @@ from scorekeeper.core.draw import draw_round, table_plan
 from scorekeeper.core.standings import TableResult, standings
 from scorekeeper.core.standings_texts import scoring_rule
 from scorekeeper.db.extensions import db
+from scorekeeper.db.kept import KEPT
 from scorekeeper.db.models import Evening
 from scorekeeper.db.tournament_models import Tournament
 from scorekeeper.operations import tournament_rounds as rounds_ops
 from scorekeeper.operations import tournament_setup
+from scorekeeper.operations.facts import read_facts, read_head
 from scorekeeper.operations.tournament_results import round_states, tournament_standings
+from scorekeeper.operations.views import checked
 from scorekeeper.web.json_shapes import text
 
 SEED = 20250
@@ -59,7 +62,9 @@ EVENTS = ("none",) * 12 + ("pagat_won", "pagat_lost", "king_won", "king_lost")
 TARGET_DRAW_S = 1.0
 TARGET_PAGE_MS = 100.0
 #: Where the app keeps the tables it has replayed (scorekeeper/operations/tournament_results.py).
-REPLAY_CACHE = "scorekeeper.replayed_tables"
+#: The names under which the app keeps the tables' results and the evenings (``db.kept``).
+RESULTS = "table_results"
+SNAPSHOTS = "snapshots"
 
 #: The bare baseline: the standings' rows as a plain table, nothing else.
 BARE = jinja2.Environment(autoescape=True).from_string(
@@ -184,14 +189,26 @@ def stored_inputs(path: Path) -> list[str]:
 
 
 def forget(app: Flask, evenings: set[int] | None = None) -> None:
-    """Drop the app's remembered table replays (all, or those of ``evenings``), as after a
-    restart or after those tables recorded a hand."""
-    cache = app.extensions.get(REPLAY_CACHE)
-    if cache is None:
-        return
-    for key in list(cache):
-        if evenings is None or key[0] in evenings:
-            del cache[key]
+    """Drop what the app keeps of the tables (all, or those of ``evenings``): their
+    results and their evenings, as after a restart or after those tables recorded a hand."""
+    stores = app.extensions.get(KEPT, {})
+    results = stores.get(RESULTS)
+    if results is not None:
+        for key in list(results):
+            if evenings is None or key[0] in evenings:
+                del results[key]
+    # A table that recorded a hand has its kept evening played on by that hand alone: the
+    # evenings are forgotten only when everything is (a restart).
+    if evenings is None and (kept := stores.get(SNAPSHOTS)) is not None:
+        kept.clear()
+
+
+def replayed(evening_id: int) -> operations.EveningView:
+    """The evening replayed from its facts as stored, nothing kept used."""
+    connection = db.session.connection()
+    head = read_head(connection, evening_id)
+    assert head is not None
+    return checked(read_facts(connection, head))
 
 
 def page_figures(app: Flask, client: FlaskClient, tid: int, path: Path) -> dict[str, float]:
@@ -253,9 +270,9 @@ def page_figures(app: Flask, client: FlaskClient, tid: int, path: Path) -> dict[
         figures["states_cold"] = best_ms(states_cold)
         figures["rank"] = best_ms(lambda: standings(numbers, tables, {}))
         figures["render"] = best_ms(render)
-        evenings = [s.table.evening for r in states.values() for s in r]
-        figures["views"] = best_ms(lambda: [operations.view(e).settlement() for e in evenings])
-        figures["replay"] = best_ms(lambda: [operations.view(e) for e in evenings])
+        evenings = [s.table.evening_id for r in states.values() for s in r]
+        figures["views"] = best_ms(lambda: [replayed(e).settlement() for e in evenings])
+        figures["replay"] = best_ms(lambda: [replayed(e) for e in evenings])
         db.session.remove()
     return figures
 

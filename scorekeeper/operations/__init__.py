@@ -16,7 +16,7 @@ from scorekeeper.operations.errors import (
     UndoRefusedError,
     ensure_open,
 )
-from scorekeeper.operations.evening_revisions import evening_settings
+from scorekeeper.operations.evening_revisions import evening_settings, revisions_of
 from scorekeeper.operations.evenings import (
     change_seating,
     correct_evening,
@@ -30,8 +30,11 @@ from scorekeeper.operations.hands import (
     check_hand,
     check_version,
     close_when_due,
+    corrected_hands,
     find_hand,
+    hand_row,
     hands_left,
+    history_of,
     next_number,
     prepare_hand,
     prepare_record,
@@ -43,16 +46,7 @@ from scorekeeper.operations.hands import (
     void_hand,
 )
 from scorekeeper.operations.snapshots import current_view
-from scorekeeper.operations.views import (
-    EveningSummary,
-    EveningView,
-    checked_view,
-    get_evening,
-    records,
-    seating_facts,
-    summaries,
-    view,
-)
+from scorekeeper.operations.views import EveningSummary, EveningView, evening_row, summaries
 
 __all__ = [
     "SHELL_KEYS",
@@ -67,30 +61,30 @@ __all__ = [
     "change_seating",
     "check_hand",
     "check_version",
-    "checked_view",
     "close_when_due",
     "correct_evening",
+    "corrected_hands",
     "create_evening",
     "current_view",
     "ensure_open",
+    "evening_row",
     "evening_settings",
     "find_hand",
-    "get_evening",
+    "hand_row",
     "hands_left",
+    "history_of",
     "next_number",
     "player_named",
     "prepare_hand",
     "prepare_record",
     "read_end_rule",
     "record_hand",
-    "records",
     "replace_hand",
-    "seating_facts",
+    "revisions_of",
     "set_closed",
     "split_body",
     "store_hand",
     "summaries",
     "undo_hand",
-    "view",
     "void_hand",
 ]

@@ -23,6 +23,7 @@ from typing import Any
 
 from flask_babel import force_locale, gettext
 from sqlalchemy import func, or_, select
+from sqlalchemy.orm import selectinload
 
 from scorekeeper import operations
 from scorekeeper.core.rules.base import ScorekeeperError
@@ -30,6 +31,7 @@ from scorekeeper.core.validation import LANGUAGES, name_key
 from scorekeeper.db.extensions import db
 from scorekeeper.db.models import (
     Evening,
+    Hand,
     IdempotentResponse,
     Player,
     Seat,
@@ -38,6 +40,7 @@ from scorekeeper.db.models import (
 )
 from scorekeeper.db.tournament_models import Tournament, TournamentEvent
 from scorekeeper.operations.evening_revisions import add_revision
+from scorekeeper.operations.snapshots import written
 from scorekeeper.operations.table_groups import rename_members_called
 from scorekeeper.operations.tournament_rounds import seat_names
 
@@ -130,20 +133,28 @@ def free_guest_number() -> int:
 
 
 def evenings_of(player_id: int) -> list[Evening]:
-    """Every evening the player sat at, loaded for replaying."""
-    ids = db.session.scalars(
+    """Every evening the player sat at, with its hands and revisions: the rows renaming
+    changes."""
+    sat_at = (
         select(Seating.evening_id)
         .join(Seat, Seat.seating_id == Seating.id)
         .where(Seat.player_id == player_id)
-        .distinct()
-        .order_by(Seating.evening_id)
     )
-    return [e for i in list(ids) if (e := operations.get_evening(i)) is not None]
+    return list(
+        db.session.scalars(
+            select(Evening)
+            .where(Evening.id.in_(sat_at))
+            .order_by(Evening.id)
+            .options(
+                selectinload(Evening.revisions),
+                selectinload(Evening.hands).selectinload(Hand.revisions),
+            )
+        )
+    )
 
 
-def outcome(evening: Evening) -> dict[str, Any]:
+def outcome(current: operations.EveningView) -> dict[str, Any]:
     """Every amount an evening's ledger and settlement give, by player name."""
-    current = operations.view(evening)
     ledger = current.ledger
     found: dict[str, Any] = {
         "hands": [
@@ -167,6 +178,13 @@ def outcome(evening: Evening) -> dict[str, Any]:
             ],
         }
     return found
+
+
+def now_of(evening_id: int) -> operations.EveningView:
+    """The evening as stored now."""
+    current = operations.current_view(evening_id)
+    assert current is not None  # the player sat at it
+    return current
 
 
 def plain(value: Any) -> Any:
@@ -237,7 +255,7 @@ def rename_player(player: Player, new: str) -> None:
     renaming = Renaming(player.name, new)
     player_id = player.id
     evenings = evenings_of(player_id)
-    before = {e.id: plain(renaming.data(outcome(e))) for e in evenings}
+    before = {e.id: plain(renaming.data(outcome(now_of(e.id)))) for e in evenings}
     player.name, player.name_key = renaming.new, name_key(renaming.new)
     for evening in evenings:
         _rename_evening(evening, renaming)
@@ -247,7 +265,7 @@ def rename_player(player: Player, new: str) -> None:
     db.session.flush()
     for evening in evenings:
         try:
-            after = plain(outcome(evening))
+            after = plain(outcome(written(evening.id)))
         except ValueError as error:  # a renamed fact no longer reads as the rules expect
             raise AnonymiseError(evening.id) from error
         if after != before[evening.id]:

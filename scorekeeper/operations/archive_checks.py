@@ -49,7 +49,7 @@ from scorekeeper.operations.evening_archives import (
 )
 from scorekeeper.operations.evenings import MAX_SEATINGS
 from scorekeeper.operations.hands import MAX_HANDS
-from scorekeeper.operations.views import replay, table_after
+from scorekeeper.operations.views import table_after
 
 
 class ArchiveError(InvalidSettingsError):
@@ -391,6 +391,7 @@ class CheckedArchive:
     settings: tuple[CheckedSettings, ...]
     seatings: tuple[CheckedSeating, ...]
     hands: tuple[CheckedHand, ...]
+    ledger: ledger_mod.Ledger
     group: CheckedGroup | None = None
     carried: CheckedCarried | None = None
 
@@ -459,7 +460,7 @@ def check_archive(data: object) -> CheckedArchive:
     carried = _check_carried(data.get("carried"), variant, created_at)
     if last.settings.get("carried_in") != (carried.pot if carried is not None else None):
         raise _differs("carried_in", last.version)
-    _replay(variant, options, seatings, hands, carried.pot if carried is not None else 0)
+    ledger = _replay(variant, options, seatings, hands, carried.pot if carried is not None else 0)
     group = _check_group(data.get("group"), seatings)
     return CheckedArchive(
         variant=variant,
@@ -475,6 +476,7 @@ def check_archive(data: object) -> CheckedArchive:
         hands=hands,
         group=group,
         carried=carried,
+        ledger=ledger,
     )
 
 
@@ -816,9 +818,10 @@ def _replay(
     seatings: tuple[CheckedSeating, ...],
     hands: tuple[CheckedHand, ...],
     carried_in: int,
-) -> None:
+) -> ledger_mod.Ledger:
     """Replay the evening as the file has it, opening with the pot it took over: every
-    hand must fit the rules."""
+    hand must fit the rules. The ledger is the stored evening's: the import keeps it
+    (``snapshots.written``) rather than replaying the evening again."""
     facts = _facts(seatings)
     records = [
         ledger_mod.HandRecord(
@@ -830,7 +833,7 @@ def _replay(
         for h in hands
     ]
     try:
-        replay(variant, options, records, carried_in=carried_in)
+        ledger = ledger_mod.replay(variant, options, records, carried_in=carried_in)
     except InvalidInputError as error:
         raise archive_error(
             msg(
@@ -843,6 +846,7 @@ def _replay(
         table_after(facts, reversed(records))
     except ValueError:
         raise archive_error(msg("The file is damaged: a dealer is not at the table.")) from None
+    return ledger
 
 
 def _closed_at(settings: tuple[CheckedSettings, ...]) -> datetime | None:

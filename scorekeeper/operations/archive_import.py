@@ -27,7 +27,7 @@ from scorekeeper.db.models import (
     Seat,
     Seating,
 )
-from scorekeeper.operations import carried_pots, table_groups
+from scorekeeper.operations import carried_pots, snapshots, table_groups
 from scorekeeper.operations.archive_checks import (
     ArchiveError,
     CheckedArchive,
@@ -76,6 +76,7 @@ def store(
             people[key] = operations.player_named(name)
         return people[key]
 
+    names = {n for s in checked.seatings for n in s.players}
     with db.session.no_autoflush:
         evening = Evening(
             game=checked.variant.game,
@@ -130,9 +131,14 @@ def store(
         )
     )
     db.session.flush()
-    db.session.expire(evening)
+    if checked.group is not None:
+        table_groups.adopt(evening, checked.group.name, checked.group.members)
+    link_carried(evening, checked, source=source)
+    # The check replayed these very facts, unless a name is stored as the installation
+    # spells it: then the evening is replayed as stored.
+    spelled = all(person(n).name == n for n in names)
     try:
-        operations.view(operations.get_evening(evening.id) or evening)
+        snapshots.written(evening.id, checked.ledger if spelled else None)
     except InvalidInputError as error:
         raise refused(
             msg(
@@ -141,11 +147,6 @@ def store(
                 problem=first_message(error),
             )
         ) from error
-    except ValueError:
-        raise refused(msg("The file is damaged: a dealer is not at the table.")) from None
-    if checked.group is not None:
-        table_groups.adopt(evening, checked.group.name, checked.group.members)
-    link_carried(evening, checked, source=source)
     return evening
 
 
@@ -189,9 +190,10 @@ def link_carried(evening: Evening, checked: CheckedArchive, *, source: str) -> E
                 continue
         link.from_evening_id = earlier.id
         db.session.flush()
-        db.session.refresh(earlier, ["carried", "carried_on"])
-        db.session.refresh(evening, ["carried", "carried_on"])
+        # Both evenings' facts changed (where the pot went, where it came from): both
+        # stamps say so, as when a pot is carried on at the table.
         add_revision(earlier, source=source)
+        add_revision(evening, source=source)
         return earlier
     return None
 

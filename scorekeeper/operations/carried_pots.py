@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from datetime import date, datetime
 from fractions import Fraction
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy import select
 
@@ -31,6 +31,7 @@ from scorekeeper.core.rules.base import (
 from scorekeeper.core.rules.options import to_fraction
 from scorekeeper.db.extensions import db
 from scorekeeper.db.models import CarriedPot, Evening, EveningRevision, GroupEvening
+from scorekeeper.operations import snapshots
 from scorekeeper.operations.errors import (
     NO_POT_FOR_TABLES,
     StaleVersionError,
@@ -40,7 +41,7 @@ from scorekeeper.operations.errors import (
 )
 from scorekeeper.operations.evening_revisions import add_revision
 from scorekeeper.operations.snapshots import current_view
-from scorekeeper.operations.views import EveningView, checked_view, get_evening, lock_evening, view
+from scorekeeper.operations.views import EveningView, lock_evening
 
 #: The field a refused link is reported under (the new-evening form's choice, the API's).
 FIELD = "carried_from"
@@ -120,12 +121,24 @@ def links_among(evening_ids: list[int]) -> dict[int, int]:
     return {later: earlier for later, earlier in found if earlier is not None}
 
 
-def day_of(evening: Evening) -> date:
+class Dated(Protocol):
+    """An evening as its day is read: its row, or its facts (``facts.EveningFacts``)."""
+
+    @property
+    def date(self) -> date | None:
+        """The day it was played on, if given."""
+
+    @property
+    def created_at(self) -> datetime:
+        """When it was started."""
+
+
+def day_of(evening: Dated) -> date:
     """The day an evening is known by: its date, or the day it was started."""
     return evening.date or evening.created_at.date()
 
 
-def written(evening: Evening) -> str:
+def written(evening: Dated) -> str:
     """An evening's day as messages name it, 14.11.2026 (as the pages write days)."""
     return day_of(evening).strftime("%d.%m.%Y")
 
@@ -162,46 +175,48 @@ def _refuse(message: Message) -> InvalidSettingsError:
     return InvalidSettingsError({FIELD: (message,)})
 
 
-def carry_into(later: Evening, earlier_id: int, *, source: str) -> CarriedPot:
-    """Let ``later`` open with the pot that evening ``earlier_id`` carries on.
+def now_of(evening_id: int) -> EveningView:
+    """The evening as stored now (under the lock this write took)."""
+    current = current_view(evening_id)
+    assert current is not None  # evenings are never deleted
+    return current
+
+
+def carry_into(later_id: int, earlier_id: int, *, source: str) -> CarriedPot:
+    """Let evening ``later_id`` open with the pot that evening ``earlier_id`` carries on.
 
     Refused unless both are evenings of the same table group, of the same game and unit
     value, the earlier one carries its pot on and has not passed it to another evening,
     the later one is open and takes in no other pot, and the link goes round in no circle.
     """
-    earlier = get_evening(earlier_id)
-    if earlier is None:
+    if db.session.get(Evening, earlier_id) is None:
         raise _refuse(msg("There is no evening {n}.", n=earlier_id))
-    if earlier.id == later.id:
+    if earlier_id == later_id:
         raise _refuse(msg("An evening cannot take over its own pot."))
-    refuse_tournament_table(later, NO_POT_FOR_TABLES)
-    refuse_tournament_table(earlier, NO_POT_FOR_TABLES)
-    lock_evening(earlier)
-    lock_evening(later)
-    ensure_open(later)
+    refuse_tournament_table(later_id, NO_POT_FOR_TABLES)
+    refuse_tournament_table(earlier_id, NO_POT_FOR_TABLES)
+    earlier = lock_evening(earlier_id)
+    later = lock_evening(later_id)
+    ensure_open(now_of(later_id).evening)
     problem = link_problem(earlier, later)
     if problem is not None:
         raise _refuse(problem)
-    link = CarriedPot(evening_id=later.id, from_evening_id=earlier.id, pot=0)
+    before = now_of(earlier_id)
+    link = CarriedPot(evening_id=later_id, from_evening_id=earlier_id, pot=carried_out(before))
     db.session.add(link)
-    db.session.flush()
-    _refresh(earlier, later)
-    link.pot = carried_out(view(earlier))
-    db.session.flush()
-    _refresh(later)
-    current = _checked(later)
     add_revision(earlier, source=source)
     add_revision(later, source=source)
-    carry_forward(current, source=source)
+    snapshots.written(earlier_id, before.ledger)
+    carry_forward(_checked(later), source=source)
     return link
 
 
 def link_problem(earlier: Evening, later: Evening) -> Message | None:
     """Why ``later`` cannot take over ``earlier``'s pot, if it cannot."""
-    if later.carried is not None:
+    if link_into(later.id) is not None:
         return msg("This evening already takes over a pot; remove that link first.")
-    if earlier.carried_on is not None:
-        taker = get_evening(earlier.carried_on.evening_id)
+    if (taken := link_from(earlier.id)) is not None:
+        taker = db.session.get(Evening, taken.evening_id)
         assert taker is not None  # evenings are never deleted
         return msg(
             "The pot of the evening of {day} went to the evening of {later} (number {n}) already.",
@@ -258,7 +273,7 @@ def _worth(evening: Evening) -> Fraction | None:
 def _earlier_in_chain(evening: Evening) -> set[int]:
     """Every evening whose pot reached ``evening``, directly or along the chain."""
     seen: set[int] = set()
-    link = evening.carried
+    link = db.session.get(CarriedPot, evening.id)
     while link is not None and link.from_evening_id is not None:
         if link.from_evening_id in seen:
             break
@@ -267,34 +282,32 @@ def _earlier_in_chain(evening: Evening) -> set[int]:
     return seen
 
 
-def remove_link(later: Evening, *, source: str) -> None:
-    """Let ``later`` open with an empty pot again; the earlier evening's pot is open again.
-    Both keep a revision saying so."""
-    link = later.carried
+def remove_link(later_id: int, *, source: str) -> None:
+    """Let evening ``later_id`` open with an empty pot again; the earlier evening's pot is
+    open again. Both keep a revision saying so."""
+    link = link_into(later_id)
     if link is None:
         return
     earlier_id = link.from_evening_id
-    earlier = get_evening(earlier_id) if earlier_id is not None else None
-    if earlier is not None:
-        lock_evening(earlier)  # the earlier evening first, as the chain runs
-    lock_evening(later)
-    link = later.carried
+    # The earlier evening first, as the chain runs.
+    earlier = lock_evening(earlier_id) if earlier_id is not None else None
+    later = lock_evening(later_id)
+    link = link_into(later_id)
     if link is None:
         return
     if link.from_evening_id != earlier_id:
         raise StaleVersionError(later.version)  # linked anew meanwhile: read it again
-    if not is_tournament_table(later.id):
+    if not is_tournament_table(later_id):
         # A tournament table took no pot in by right: taking it out repairs the table even
         # after its round closed it.
-        ensure_open(later)
+        ensure_open(now_of(later_id).evening)
+    before = now_of(earlier_id) if earlier_id is not None else None
     db.session.delete(link)
-    db.session.flush()
-    _refresh(earlier, later)
-    current = _checked(later)
-    if earlier is not None:
+    if earlier is not None and before is not None:
         add_revision(earlier, source=source)
+        snapshots.written(earlier.id, before.ledger)
     add_revision(later, source=source)
-    carry_forward(current, source=source)
+    carry_forward(_checked(later), source=source)
 
 
 def carry_forward(current: EveningView, *, source: str) -> None:
@@ -313,9 +326,7 @@ def carry_forward(current: EveningView, *, source: str) -> None:
         pot = carried_out(current)
         if pot == link.pot:
             return
-        later = get_evening(link.evening_id)
-        assert later is not None  # evenings are never deleted
-        lock_evening(later)
+        later = lock_evening(link.evening_id)
         if later.closed_at is not None:
             raise InvalidInputError.single(
                 FIELD,
@@ -326,10 +337,8 @@ def carry_forward(current: EveningView, *, source: str) -> None:
                 ),
             )
         link.pot = pot
-        db.session.flush()
-        _refresh(later)
-        current = _checked(later)
         add_revision(later, source=source)
+        current = _checked(later)
 
 
 def link_from(evening_id: int) -> CarriedPot | None:
@@ -339,18 +348,17 @@ def link_from(evening_id: int) -> CarriedPot | None:
     ).one_or_none()
 
 
-def _refresh(*evenings: Evening | None) -> None:
-    """Read the evenings' links again after this transaction changed them."""
-    for evening in evenings:
-        if evening is not None:
-            db.session.refresh(evening, ["carried", "carried_on"])
+def link_into(evening_id: int) -> CarriedPot | None:
+    """The link that carries a pot into ``evening_id``, as stored now, if any."""
+    return db.session.get(CarriedPot, evening_id, populate_existing=True)
 
 
 def _checked(later: Evening) -> EveningView:
-    """Replay ``later`` with its new carried-in pot; a stored hand that no longer fits is
-    named (a Kulanz larger than the Bieterin's share now, say)."""
+    """``later`` as this write leaves it, replayed with its new carried-in pot; a stored
+    hand that no longer fits is named (a Kulanz larger than the Bieterin's share now,
+    say)."""
     try:
-        return checked_view(later)
+        return snapshots.written(later.id)
     except InvalidInputError as error:
         messages = [m for ms in error.errors.values() for m in ms]
         raise _refuse(

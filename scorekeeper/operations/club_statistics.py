@@ -18,7 +18,6 @@ from scorekeeper.core.rules.base import CARRIED
 from scorekeeper.core.statistics import Highlights, PlayedEvening, highlights
 from scorekeeper.db.extensions import db
 from scorekeeper.db.models import Evening, GroupEvening, Member, TableGroup
-from scorekeeper.operations.facts import EveningFacts
 from scorekeeper.operations.snapshots import current_view
 from scorekeeper.operations.table_groups import persons
 from scorekeeper.operations.views import EveningView
@@ -83,19 +82,12 @@ def group_evenings(group: TableGroup, filters: Filters) -> list[Evening]:
     return [e for e in found if filters.admits(e)]
 
 
-def player_ids(evening: Evening | EveningFacts) -> Mapping[str, int]:
-    """Each name seated at the evening, and that player's number."""
-    if isinstance(evening, EveningFacts):
-        return evening.player_ids
-    return {seat.player.name: seat.player_id for s in evening.seatings for seat in s.seats}
-
-
 def played(current: EveningView, day: date, by_player: Mapping[int, Member]) -> PlayedEvening:
     """One evening as the statistics read it."""
     evening = current.evening
     person = {
         name: person_key(by_player[player_id])
-        for name, player_id in player_ids(evening).items()
+        for name, player_id in evening.player_ids.items()
         if player_id in by_player
     }
     commons = {*current.variant.common_accounts, CARRIED}

@@ -12,9 +12,6 @@ from scorekeeper.core.rules.base import (
     msg,
 )
 from scorekeeper.db.extensions import db
-from scorekeeper.db.models import (
-    Evening,
-)
 from scorekeeper.db.tournament_models import TournamentTable
 
 if TYPE_CHECKING:  # facts.py imports this module
@@ -76,9 +73,9 @@ def is_tournament_table(evening_id: int) -> bool:
     return db.session.scalars(found).first() is not None
 
 
-def refuse_tournament_table(evening: Evening, message: Message) -> None:
-    """Raise ``TournamentTableError`` with ``message`` if ``evening`` is a table's."""
-    if is_tournament_table(evening.id):
+def refuse_tournament_table(evening_id: int, message: Message) -> None:
+    """Raise ``TournamentTableError`` with ``message`` if ``evening_id`` is a table's."""
+    if is_tournament_table(evening_id):
         raise TournamentTableError(message)
 
 
@@ -102,7 +99,7 @@ class EveningClosedError(ScorekeeperError):
         self.evening_id = evening_id
 
 
-def ensure_open(evening: Evening | EveningFacts, *, correction: str | None = None) -> None:
+def ensure_open(evening: EveningFacts, *, correction: str | None = None) -> None:
     """Refuse any change to a closed evening, unless it is a correction with its reason.
 
     Only the shell decides who may correct a closed evening (a tournament's organiser).

@@ -98,11 +98,21 @@ def identity(game: object, variant: object, created_at: object) -> tuple[str, st
     return str(game), str(variant), stamp(when.astimezone(UTC))
 
 
+def archive_of(evening_id: int) -> dict[str, Any] | None:
+    """The archive of evening ``evening_id`` (``export_evening``); None when there is none.
+
+    An archive holds every version of every hand and setting: it is read from the stored
+    rows themselves, not from the facts an evening is replayed from.
+    """
+    evening = db.session.get(Evening, evening_id)
+    return None if evening is None else export_evening(evening)
+
+
 def export_evening(evening: Evening) -> dict[str, Any]:
     """Everything said at the table during ``evening``, as JSON-ready data; with its table
     group and who is who in it, when it belongs to one (docs/archives.md, "Groups")."""
     archive = _export(evening)
-    if (group := table_groups.group_of(evening)) is not None:
+    if (group := table_groups.group_of(evening.id)) is not None:
         archive["group"] = {"name": group.name, "members": table_groups.members_at(group, evening)}
     if (carried := _export_carried(evening)) is not None:
         archive["carried"] = carried

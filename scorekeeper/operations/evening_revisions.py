@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from sqlalchemy import select
+
 from scorekeeper.db.extensions import db
 from scorekeeper.db.models import Evening, EveningRevision, utcnow
 
@@ -29,8 +31,22 @@ def evening_settings(evening: Evening) -> dict[str, Any]:
     return settings
 
 
+def revisions_of(evening_id: int) -> list[EveningRevision]:
+    """The evening's settings at every version, oldest first."""
+    return list(
+        db.session.scalars(
+            select(EveningRevision)
+            .where(EveningRevision.evening_id == evening_id)
+            .order_by(EveningRevision.version)
+        )
+    )
+
+
 def add_revision(evening: Evening, *, source: str) -> None:
-    """Bump the evening's version and keep its settings as they now are."""
+    """Bump the evening's version and keep its settings as they now are (its first seating
+    and its pots read again: this write may have changed them by their own rows)."""
+    db.session.flush()
+    db.session.expire(evening, ["seatings", "carried", "carried_on"])
     evening.version += 1
     evening.updated_at = utcnow()
     db.session.add(

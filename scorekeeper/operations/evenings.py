@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from sqlalchemy import select
 
 from scorekeeper.core.names import clean_text
-from scorekeeper.core.rules import get_variant
 from scorekeeper.core.rules.base import (
     ErrorCollector,
     InvalidSettingsError,
@@ -38,14 +38,9 @@ from scorekeeper.db.models import (
 from scorekeeper.operations.carried_pots import carry_forward, carry_into
 from scorekeeper.operations.errors import StaleVersionError, ensure_open
 from scorekeeper.operations.evening_revisions import add_revision, evening_settings
+from scorekeeper.operations.snapshots import current_view, written
 from scorekeeper.operations.table_groups import ensure_members, group_of, put_in_group
-from scorekeeper.operations.views import (
-    EveningView,
-    checked_view,
-    lock_evening,
-    take_lock,
-    view,
-)
+from scorekeeper.operations.views import EveningView, checked, lock_evening, take_lock
 
 #: Seatings of one evening, the first included. Every read of an evening goes through its
 #: seatings; tables change a handful of times in an evening, and once per hand at most
@@ -100,15 +95,14 @@ def create_evening(raw: object, *, source: str) -> Evening:
     if settings.carried_from is not None:
         if settings.group is None:
             put_in_group(evening, group_of_earlier(settings.carried_from))
-        carry_into(evening, settings.carried_from, source=source)
+        carry_into(evening.id, settings.carried_from, source=source)
     return evening
 
 
 def group_of_earlier(evening_id: int) -> TableGroup | None:
     """The group of the evening whose pot a new evening takes over: the new evening joins
     it when no group was chosen (``carry_into`` refuses when there is none)."""
-    earlier = db.session.get(Evening, evening_id)
-    return group_of(earlier) if earlier is not None else None
+    return group_of(evening_id)
 
 
 def group_for_evening(group_id: int) -> TableGroup:
@@ -120,45 +114,52 @@ def group_for_evening(group_id: int) -> TableGroup:
     return group
 
 
-def change_seating(evening: Evening, raw: object, *, source: str) -> Seating:
-    """Change the table from the next hand on (players join, leave or swap seats)."""
-    lock_evening(evening)
-    ensure_open(evening)
+def locked(evening_id: int) -> tuple[Evening, EveningView]:
+    """The evening's row to change, and the evening as stored now, under its lock."""
+    row = lock_evening(evening_id)
+    current = current_view(evening_id)
+    assert current is not None  # evenings are never deleted
+    return row, current
+
+
+def change_seating(evening_id: int, raw: object, *, source: str) -> EveningView:
+    """Change the table from the next hand on (players join, leave or swap seats); the
+    evening as it now stands."""
+    row, current = locked(evening_id)
+    ensure_open(current.evening)
     if not isinstance(raw, Mapping):
         raise InvalidSettingsError.single("body", msg("Send the seating as a JSON object."))
-    if len(evening.seatings) >= MAX_SEATINGS:
+    if len(current.seatings) >= MAX_SEATINGS:
         raise InvalidSettingsError.single(
             "players",
             msg("An evening's table can change at most {n} times.", n=MAX_SEATINGS - 1),
         )
     errors = ErrorCollector()
     reject_unknown(raw, {"players", "dealer"}, errors)
-    variant = get_variant(evening.game, evening.variant)
-    seated = [name for seating in evening.seatings for name in seating.names]
-    names = read_players(raw.get("players"), variant, errors, seated=seated)
+    seated = [name for seating in current.seatings for name in seating.players]
+    names = read_players(raw.get("players"), current.variant, errors, seated=seated)
     dealer = read_member(raw.get("dealer"), names, errors, "dealer")
     errors.raise_if_any(InvalidSettingsError)
-    number = max((h.number for h in evening.hands), default=0) + 1
     players = [player_named(name) for name in names]
     seating = Seating(
-        evening=evening,
-        from_hand=number,
+        evening=row,
+        from_hand=max((h.number for h in current.evening.hands), default=0) + 1,
         dealer=players[names.index(dealer)] if dealer else None,
     )
     seating.seats = [Seat(position=i, player=p) for i, p in enumerate(players)]
     db.session.add(seating)
     db.session.flush()
-    if (group := group_of(evening)) is not None:
+    if (group := group_of(evening_id)) is not None:
         ensure_members(group, players)
-    db.session.expire(evening, ["seatings"])
-    view(evening)
-    return seating
+    return written(evening_id, current.ledger)
 
 
-def correct_evening(evening: Evening, raw: object, *, source: str) -> Evening:
-    """Correct an evening's settings (title, place, date, first dealer, options)."""
-    lock_evening(evening)
-    ensure_open(evening)
+def correct_evening(evening_id: int, raw: object, *, source: str) -> EveningView:
+    """Correct an evening's settings (title, place, date, first dealer, options); the
+    evening as it now stands."""
+    row, current = locked(evening_id)
+    facts = current.evening
+    ensure_open(facts)
     if not isinstance(raw, Mapping):
         raise InvalidSettingsError.single("body", msg("Send the changes as a JSON object."))
     errors = ErrorCollector()
@@ -167,24 +168,29 @@ def correct_evening(evening: Evening, raw: object, *, source: str) -> Evening:
     if isinstance(version, bool) or not isinstance(version, int):
         errors.add("version", msg("Send the version you read, as a whole number."))
         errors.raise_if_any(InvalidSettingsError)
-    if version != evening.version:
-        raise StaleVersionError(evening.version)
-    first = evening.seatings[0]
-    changes = read_setting_changes(evening, raw, first.names, errors)
+    if version != facts.version:
+        raise StaleVersionError(facts.version)
+    changes = read_setting_changes(current, raw, current.seatings[0].players, errors)
     errors.raise_if_any(InvalidSettingsError)
     for key in ("title", "place", "date", "options"):
         if key in changes:
-            setattr(evening, key, changes[key])
+            setattr(row, key, changes[key])
+    # Refuse options under which a stored hand would not fit; the first dealer changes no
+    # stored hand (each keeps who dealt it).
+    replayed = checked(replace(facts, options=changes.get("options", facts.options)))
     if changes.get("first_dealer"):
+        first = db.session.scalars(
+            select(Seating).where(Seating.evening_id == evening_id).order_by(Seating.from_hand)
+        ).first()
+        assert first is not None  # every evening starts with a seating
         first.dealer = player_named(changes["first_dealer"])
-    current = checked_view(evening)  # refuse options under which a stored hand would not fit
-    add_revision(evening, source=source)
-    carry_forward(current, source=source)
-    return evening
+    add_revision(row, source=source)
+    carry_forward(replayed, source=source)
+    return written(evening_id, replayed.ledger)
 
 
 def read_setting_changes(
-    evening: Evening, raw: Mapping[str, Any], names: Sequence[str], errors: ErrorCollector
+    current: EveningView, raw: Mapping[str, Any], names: Sequence[str], errors: ErrorCollector
 ) -> dict[str, Any]:
     """The settings a correction changes, read and checked; problems go to ``errors``.
     Options are checked merged with the evening's, as they will be stored."""
@@ -201,9 +207,10 @@ def read_setting_changes(
         if not isinstance(given, Mapping):
             errors.add("options", msg("Options must be an object."))
             return changes
-        variant = get_variant(evening.game, evening.variant)
         try:
-            changes["options"] = parse_options(variant.option_specs, {**evening.options, **given})
+            changes["options"] = parse_options(
+                current.variant.option_specs, {**current.evening.options, **given}
+            )
         except InvalidSettingsError as error:
             for field, messages in error.errors.items():
                 for message in messages:
@@ -230,14 +237,14 @@ def read_end_rule(current: EveningView, value: str | None) -> str | None:
 CLOSED = "closed_evenings"
 
 
-def set_closed(evening: Evening, closed: bool, *, source: str) -> Evening:
+def set_closed(evening_id: int, closed: bool, *, source: str) -> EveningView:
     """Close an evening once its settlement is signed, or reopen it; both leave a trace.
-    A close is noted in the unit of work (``CLOSED``)."""
-    lock_evening(evening)
-    if (evening.closed_at is not None) == closed:
-        return evening
-    evening.closed_at = utcnow() if closed else None
-    add_revision(evening, source=source)
+    A close is noted in the unit of work (``CLOSED``). The evening as it now stands."""
+    row, current = locked(evening_id)
+    if (row.closed_at is not None) == closed:
+        return current
+    row.closed_at = utcnow() if closed else None
+    add_revision(row, source=source)
     if closed:
-        unit_of_work.current().info.setdefault(CLOSED, set()).add(evening.id)
-    return evening
+        unit_of_work.current().info.setdefault(CLOSED, set()).add(evening_id)
+    return written(evening_id, current.ledger)

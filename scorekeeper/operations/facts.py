@@ -60,6 +60,7 @@ class HandFact:
     version: int
     void_reason: str | None
     updated_at: datetime
+    created_at: datetime
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,6 +219,7 @@ HANDS = (
         HAND.c.version,
         HAND.c.void_reason,
         HAND.c.updated_at,
+        HAND.c.created_at,
     )
     .join(PLAYER, PLAYER.c.id == HAND.c.dealer_id)
     .where(HAND.c.evening_id == bindparam("evening"), HAND.c.number > bindparam("after"))

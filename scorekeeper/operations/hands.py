@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any, overload
+from typing import Any
 
-from sqlalchemy import Connection, bindparam, insert, literal
+from sqlalchemy import Connection, bindparam, func, insert, literal, select
 
 from scorekeeper.core import ledger as ledger_mod
 from scorekeeper.core import undo
@@ -25,7 +25,6 @@ from scorekeeper.db import unit_of_work
 from scorekeeper.db.cursor_statements import Direct
 from scorekeeper.db.extensions import db
 from scorekeeper.db.models import (
-    Evening,
     Hand,
     HandRevision,
     utcnow,
@@ -49,13 +48,10 @@ from scorekeeper.operations.facts import (
     stamp_params,
     unchanged,
 )
-from scorekeeper.operations.snapshots import current_view, keep_after_commit
+from scorekeeper.operations.snapshots import current_view, keep_after_commit, written
 from scorekeeper.operations.views import (
     EveningView,
-    checked_view,
-    get_evening,
-    lock_evening,
-    seating_facts,
+    checked,
     table_after,
     take_lock,
 )
@@ -114,7 +110,7 @@ def split_body(raw: object) -> tuple[dict[str, object], dict[str, object]]:
 
 
 def check_hand(
-    evening: Evening | EveningFacts, facts: Mapping[str, object], table: Table, *, confirm: bool
+    evening: EveningFacts, facts: Mapping[str, object], table: Table, *, confirm: bool
 ) -> HandInput:
     """Parse a hand as entered against its table (``Variant.parse_entry``) and ask for
     confirmation of implausible facts."""
@@ -156,7 +152,7 @@ def prepare_hand(current: EveningView, raw: object) -> tuple[ledger_mod.HandReco
     return record, replace(current, ledger=ledger, next_table=upcoming)
 
 
-def next_number(evening: Evening | EveningFacts) -> int:
+def next_number(evening: EveningFacts) -> int:
     """The number the evening's next hand gets: one past its last, voided hands
     included, since a number once given is never given again."""
     hands = evening.hands
@@ -201,6 +197,7 @@ def prepare_record(current: EveningView, raw: object) -> NewHand:
     ensure_open(current.evening)
     record, checked = prepare_hand(current, raw)
     facts = current.evening
+    now = utcnow()
     hand = HandFact(
         record.number,
         facts.player_ids[record.table.dealer],
@@ -208,7 +205,8 @@ def prepare_record(current: EveningView, raw: object) -> NewHand:
         dict(record.facts),
         1,
         None,
-        utcnow(),
+        now,
+        now,
     )
     return NewHand(hand, replace(checked, evening=facts.with_hands((hand,))), facts.stamp, raw)
 
@@ -296,14 +294,11 @@ def record_hand(current: EveningView, raw: object, *, source: str) -> tuple[Hand
 
 def close_when_due(evening: EveningFacts, *, source: str) -> None:
     """Close an evening of a fixed length (a tournament table) once its last hand is in."""
-    left = hands_left(evening)
-    if left == 0:
-        stored = get_evening(evening.id)
-        assert stored is not None
-        set_closed(stored, True, source=source)
+    if hands_left(evening) == 0:
+        set_closed(evening.id, True, source=source)
 
 
-def hands_left(evening: Evening | EveningFacts) -> int | None:
+def hands_left(evening: EveningFacts) -> int | None:
     """How many hands an evening of a fixed length still has to play (None: open-ended)."""
     if evening.hands_due is None:
         return None
@@ -311,17 +306,8 @@ def hands_left(evening: Evening | EveningFacts) -> int | None:
     return max(evening.hands_due - played, 0)
 
 
-@overload
-def find_hand(evening: Evening, number: int) -> Hand: ...
-
-
-@overload
-def find_hand(evening: EveningFacts, number: int) -> HandFact: ...
-
-
-def find_hand(evening: Evening | EveningFacts, number: int) -> Hand | HandFact:
-    """The evening's hand with that number: a stored row of a loaded evening, or the
-    facts of one read on the driver's cursor."""
+def find_hand(evening: EveningFacts, number: int) -> HandFact:
+    """The evening's hand with that number, as stored."""
     hands = evening.hands
     if 0 < number <= len(hands) and hands[number - 1].number == number:
         return hands[number - 1]  # numbered from 1 without gaps, as recorded
@@ -329,6 +315,45 @@ def find_hand(evening: Evening | EveningFacts, number: int) -> Hand | HandFact:
         if hand.number == number:
             return hand
     raise NotFoundError(number)
+
+
+def hand_row(evening_id: int, number: int) -> Hand:
+    """The mapped row of the evening's hand ``number``, to change it (after the evening's
+    lock: ``locked``)."""
+    row = db.session.scalars(
+        select(Hand)
+        .where(Hand.evening_id == evening_id, Hand.number == number)
+        .execution_options(populate_existing=True)
+    ).one_or_none()
+    if row is None:
+        raise NotFoundError(number)
+    return row
+
+
+def corrected_hands(evening_id: int) -> set[int]:
+    """The numbers of the evening's hands whose facts were corrected: more than one of
+    their versions stands (a void alone corrects nothing)."""
+    standing = (
+        select(Hand.number)
+        .join(HandRevision, HandRevision.hand_id == Hand.id)
+        .where(Hand.evening_id == evening_id, HandRevision.void_reason.is_(None))
+        .group_by(Hand.number)
+        .having(func.count() > 1)
+    )
+    return set(db.session.scalars(standing))
+
+
+def history_of(evening_id: int, number: int) -> list[HandRevision]:
+    """Every version of the evening's hand ``number``, oldest first (``Hand.history``)."""
+    return hand_row(evening_id, number).history
+
+
+def locked(evening_id: int) -> EveningView:
+    """The evening as stored now, under its lock: what a write to it decides on."""
+    take_lock(evening_id)
+    current = current_view(evening_id)
+    assert current is not None  # evenings are never deleted; the caller found it
+    return current
 
 
 def check_version(value: object, current: int) -> None:
@@ -349,42 +374,38 @@ def keep_first_version(hand: Hand) -> None:
 
 
 def replace_hand(
-    evening: Evening, number: int, raw: object, *, source: str, correction: str | None = None
-) -> tuple[Hand, EveningView]:
+    evening_id: int, number: int, raw: object, *, source: str, correction: str | None = None
+) -> tuple[HandFact, EveningView]:
     """Replace a hand's facts; later hands are recomputed, dealers stay where they were.
 
     ``correction`` is the reason for changing a closed evening, kept with the revision.
-    Returns the hand and the evening replayed with it (see ``record_hand``).
+    Returns the hand and the evening as it now stands (see ``record_hand``).
     """
-    lock_evening(evening)
-    ensure_open(evening, correction=correction)
+    current = locked(evening_id)
+    ensure_open(current.evening, correction=correction)
     if correction is not None and (problem := text_problem(correction, VOID_LENGTH)):
         raise InvalidHandError.single("correction", problem)
-    hand = find_hand(evening, number)
+    hand = find_hand(current.evening, number)
     facts, shell = split_body(raw)
     check_version(shell.get("version"), hand.version)
-    seatings = seating_facts(evening)
-    table = Table(seating_for(seatings, number).players, hand.dealer.name)
-    hand_input = check_hand(evening, facts, table, confirm=bool(shell.get("confirm")))
+    table = Table(seating_for(current.seatings, number).players, hand.dealer_name)
+    hand_input = check_hand(current.evening, facts, table, confirm=bool(shell.get("confirm")))
     stored = hand_input.to_json()
-    changed = ledger_mod.HandRecord(number, table, stored, parsed=hand_input)
-    checked = checked_view(evening, changed)
-    revise(hand, stored, None, source=source, correction=correction)
-    carry_forward(checked, source=source)
-    return hand, checked
+    change = ledger_mod.HandRecord(number, table, stored, parsed=hand_input)
+    return changed(current, change, None, source=source, correction=correction)
 
 
 def void_hand(
-    evening: Evening, number: int, raw: object, *, source: str, correction: str | None = None
-) -> tuple[Hand, EveningView]:
+    evening_id: int, number: int, raw: object, *, source: str, correction: str | None = None
+) -> tuple[HandFact, EveningView]:
     """Void a hand with a reason: it stays in the record with no effect.
 
     ``correction`` is the reason for changing a closed evening, kept with the revision.
-    Returns the hand and the evening replayed without it (see ``record_hand``).
+    Returns the hand and the evening as it now stands, without it (see ``record_hand``).
     """
-    lock_evening(evening)
-    ensure_open(evening, correction=correction)
-    hand = find_hand(evening, number)
+    current = locked(evening_id)
+    ensure_open(current.evening, correction=correction)
+    hand = find_hand(current.evening, number)
     if hand.void_reason is not None:
         raise AlreadyVoidError(number)
     errors = ErrorCollector()
@@ -398,24 +419,46 @@ def void_hand(
         check_version(body["version"], hand.version)
     errors.raise_if_any(InvalidHandError)
     assert isinstance(reason, str)
-    seatings = seating_facts(evening)
-    table = Table(seating_for(seatings, number).players, hand.dealer.name)
-    checked = checked_view(evening, ledger_mod.HandRecord(number, table, hand.input, void=True))
-    revise(hand, hand.input, reason.strip(), source=source, correction=correction)
-    carry_forward(checked, source=source)
-    return hand, checked
+    table = Table(seating_for(current.seatings, number).players, hand.dealer_name)
+    change = ledger_mod.HandRecord(number, table, hand.input, void=True)
+    return changed(current, change, reason.strip(), source=source, correction=correction)
 
 
-def undo_hand(evening: Evening, number: int, version: int, *, source: str) -> Hand:
+def changed(
+    current: EveningView,
+    change: ledger_mod.HandRecord,
+    void_reason: str | None,
+    *,
+    source: str,
+    correction: str | None,
+) -> tuple[HandFact, EveningView]:
+    """Replay ``current`` with one of its hands changed to ``change``, then store the
+    change as the hand's next version and carry the pot on: the hand and the evening as
+    they now stand."""
+    records = [change if r.number == change.number else r for r in current.evening.records()]
+    replayed = checked(current.evening, records, changed=change.number)
+    revise(
+        hand_row(current.evening.id, change.number),
+        dict(change.facts),
+        void_reason,
+        source=source,
+        correction=correction,
+    )
+    carry_forward(replayed, source=source)
+    now = written(current.evening.id, replayed.ledger)
+    return find_hand(now.evening, change.number), now
+
+
+def undo_hand(evening_id: int, number: int, version: int, *, source: str) -> HandFact:
     """Take back hand ``number`` as saved at ``version``: a void with the reason "undo",
     only while it is the last standing hand, just saved (``core.undo``); otherwise
     ``UndoRefusedError`` and nothing changes."""
-    lock_evening(evening)
-    ensure_open(evening)
-    refusal = undo.undo_refusal(undo.saves_of(evening.hands), number, version, utcnow())
+    current = locked(evening_id)
+    ensure_open(current.evening)
+    refusal = undo.undo_refusal(undo.saves_of(current.evening.hands), number, version, utcnow())
     if refusal is not None:
         raise UndoRefusedError(refusal)
-    hand, _ = void_hand(evening, number, {"reason": "undo", "version": version}, source=source)
+    hand, _ = void_hand(evening_id, number, {"reason": "undo", "version": version}, source=source)
     return hand
 
 

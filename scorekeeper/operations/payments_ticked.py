@@ -17,7 +17,7 @@ from scorekeeper import operations
 from scorekeeper.core.rules.base import InvalidSettingsError, msg
 from scorekeeper.core.settlement import Payment
 from scorekeeper.db.extensions import db
-from scorekeeper.db.models import Evening, SettlementTick, utcnow
+from scorekeeper.db.models import SettlementTick, utcnow
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,11 +29,11 @@ class PaymentRow:
     stale: SettlementTick | None
 
 
-def ticks_of(evening: Evening) -> dict[tuple[str, str], SettlementTick]:
+def ticks_of(evening_id: int) -> dict[tuple[str, str], SettlementTick]:
     """The evening's ticks by (payer, payee)."""
     rows = db.session.scalars(
         select(SettlementTick)
-        .where(SettlementTick.evening_id == evening.id)
+        .where(SettlementTick.evening_id == evening_id)
         .order_by(SettlementTick.id)
     )
     return {(t.payer, t.payee): t for t in rows}
@@ -57,7 +57,12 @@ def payment_rows(
 
 
 def tick(
-    evening: Evening, payer: str, payee: str, amount: int, *, rule: str | None = None
+    current: operations.EveningView,
+    payer: str,
+    payee: str,
+    amount: int,
+    *,
+    rule: str | None = None,
 ) -> SettlementTick:
     """Mark ``payer`` → ``payee`` as paid; it must be a payment of the settlement shown.
 
@@ -65,8 +70,7 @@ def tick(
     a payment that is ticked already keeps the first time; a stale tick for another amount
     is replaced.
     """
-    operations.ensure_open(evening)
-    current = operations.view(evening)
+    operations.ensure_open(current.evening)
     chosen = operations.read_end_rule(current, rule)
     payment = Payment(payer, payee, amount)
     if payment not in current.settlement(chosen).transfers:
@@ -79,9 +83,10 @@ def tick(
                 payee=payee,
             ),
         )
-    found = ticks_of(evening).get((payer, payee))
+    evening_id = current.evening.id
+    found = ticks_of(evening_id).get((payer, payee))
     if found is None:
-        found = SettlementTick(evening_id=evening.id, payer=payer, payee=payee, amount=amount)
+        found = SettlementTick(evening_id=evening_id, payer=payer, payee=payee, amount=amount)
         db.session.add(found)
     elif found.amount != amount:
         found.amount = amount
@@ -90,10 +95,10 @@ def tick(
     return found
 
 
-def untick(evening: Evening, payer: str, payee: str) -> bool:
+def untick(current: operations.EveningView, payer: str, payee: str) -> bool:
     """Remove the tick of ``payer`` → ``payee``; False when there was none (undone already)."""
-    operations.ensure_open(evening)
-    found = ticks_of(evening).get((payer, payee))
+    operations.ensure_open(current.evening)
+    found = ticks_of(current.evening.id).get((payer, payee))
     if found is None:
         return False
     db.session.delete(found)

@@ -55,6 +55,8 @@ def evening_print_parts(evening_id: int) -> dict[str, Any] | None:
         "group": group,
         "ticks": [list(t) for t in ticks],
         "last_hand": last or 0,
+        # The day the printout's file is named by (its date, or the day it was started).
+        "day": (head.row["date"] or head.row["created_at"].date()).isoformat(),
     }
 
 

@@ -29,17 +29,16 @@ from sqlalchemy import event
 from sqlalchemy.orm import Session
 
 from scorekeeper.core import ledger as ledger_mod
-from scorekeeper.core.rules import get_variant
 from scorekeeper.db import unit_of_work
+from scorekeeper.db.extensions import db
 from scorekeeper.db.kept import store
 from scorekeeper.operations.facts import EveningFacts, News, read_facts, read_head, read_news
 from scorekeeper.operations.views import (
     HELD,
     EveningView,
+    checked,
     locks_rows,
     note_locked,
-    replay,
-    table_after,
     take_lock,
 )
 
@@ -84,17 +83,6 @@ def kept() -> Snapshots:
     )
 
 
-def build(facts: EveningFacts, ledger: ledger_mod.Ledger) -> EveningView:
-    """The view of ``facts`` replayed as ``ledger``."""
-    return EveningView(
-        facts,
-        get_variant(facts.game, facts.variant),
-        facts.seatings,
-        ledger,
-        table_after(facts.seatings, (r.record for r in reversed(ledger.hands))),
-    )
-
-
 def only_added(before: EveningFacts, news: News) -> bool:
     """Whether the evening changed since ``before`` only by the hands ``news`` brings:
     settings the same, no edit, and as many hands more as it has."""
@@ -134,7 +122,7 @@ def current_view(evening_id: int, *, for_writing: bool = False) -> EveningView |
             facts = before.evening.with_hands(news.hands)
             added = facts.records(news.hands)
             ledger = ledger_mod.extend(before.ledger, before.variant, facts.options, added)
-            current = build(facts, ledger)
+            current = EveningView.of(facts, ledger)
             remember(current)
             return current
     if lock:
@@ -142,18 +130,31 @@ def current_view(evening_id: int, *, for_writing: bool = False) -> EveningView |
     head = read_head(connection, evening_id)
     if head is None:
         return None
-    facts = read_facts(connection, head)
-    variant = get_variant(facts.game, facts.variant)
-    # Through the replays remembered by their facts: a hand just corrected was replayed to
-    # check it, with exactly these facts.
-    current = build(
-        facts, replay(variant, facts.options, facts.records(), carried_in=facts.carried_in)
-    )
+    current = checked(read_facts(connection, head))
     # Each query reads what is committed when it runs: the facts are the stamp's only if
     # it is still the same after them. Else a write came between: read it next time.
     after = read_head(connection, evening_id)
     if after is not None and after.stamp == head.stamp:
         remember(current)
+    return current
+
+
+def written(evening_id: int, ledger: ledger_mod.Ledger | None = None) -> EveningView:
+    """The evening as this transaction's writes leave it, kept once the transaction
+    commits: what the write's answer and the next page show without another replay.
+
+    ``ledger`` is the replay the write checked its change with, which is the replay of the
+    facts it stored (None: the write changed what a replay reads, such as the pot carried
+    in, and the evening is replayed now, refusing what no longer fits). The facts are read
+    again after the write, in its transaction, so they carry the stamp the commit leaves.
+    """
+    db.session.flush()
+    connection = db.session.connection()
+    head = read_head(connection, evening_id)
+    assert head is not None  # evenings are never deleted
+    facts = read_facts(connection, head)
+    current = checked(facts) if ledger is None else EveningView.of(facts, ledger)
+    keep_after_commit(current)
     return current
 
 

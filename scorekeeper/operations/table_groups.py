@@ -130,9 +130,9 @@ def rename_group(group: TableGroup, raw: object) -> TableGroup:
     return group
 
 
-def group_of(evening: Evening) -> TableGroup | None:
-    """The group the evening belongs to, if any."""
-    link = db.session.get(GroupEvening, evening.id)
+def group_of(evening_id: int) -> TableGroup | None:
+    """The group of evening ``evening_id``, if it belongs to one."""
+    link = db.session.get(GroupEvening, evening_id)
     return None if link is None else link.group
 
 
@@ -150,7 +150,7 @@ def put_in_group(evening: Evening, group: TableGroup | None) -> None:
     """Make ``evening`` one of ``group``'s (None: of no group); everyone who sat at it
     becomes a member, or is the member their name already stands for."""
     if group is not None:
-        refuse_tournament_table(evening, NO_GROUP_FOR_TABLES)
+        refuse_tournament_table(evening.id, NO_GROUP_FOR_TABLES)
     link = db.session.get(GroupEvening, evening.id)
     moved = link is None or group is None or link.group_id != group.id
     carried = evening.carried is not None and evening.carried.from_evening_id is not None

@@ -11,8 +11,7 @@ from datetime import datetime
 
 from cachetools import LRUCache
 from flask import current_app
-from sqlalchemy import func, select
-from sqlalchemy.orm import selectinload
+from sqlalchemy import select
 
 from scorekeeper import operations
 from scorekeeper.core import lateness
@@ -20,8 +19,9 @@ from scorekeeper.core.lateness import TableProgress
 from scorekeeper.core.standings import RoundScore, Standing, TableResult, standings
 from scorekeeper.db.extensions import db
 from scorekeeper.db.kept import store
-from scorekeeper.db.models import Evening, Hand, Seat, Seating, utcnow
+from scorekeeper.db.models import utcnow
 from scorekeeper.db.tournament_models import Entrant, Round, Tournament, TournamentTable
+from scorekeeper.operations.facts import EVENING, STAMP_COLUMNS, Stamp
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,88 +66,56 @@ class Replayed:
     last_hand_at: datetime | None
 
 
-#: Replayed tables kept per app: a board or standings page replays only the tables whose
-#: hands changed since (a tournament of 200 players has 300 tables).
+#: Tables' results kept per app, by the stamp of their evening: a board or standings page
+#: reads only the tables whose evening changed since (a tournament of 200 players has 300
+#: tables), and those through the kept evenings (``snapshots.current_view``).
 CACHE_SIZE = 4096
 
 
-def fingerprints(evening_ids: list[int]) -> dict[int, tuple[object, ...]]:
-    """A value per evening that changes whenever anything its replay reads changes.
-
-    A new, corrected or voided hand changes the count, the sum of versions or the latest
-    change; a settings correction bumps the evening's version. One query for all tables.
-    """
+def stamps(evening_ids: list[int]) -> dict[int, Stamp]:
+    """Each evening's stamp (``facts.Stamp``), which every write to it changes; one query
+    for all tables."""
     if not evening_ids:
         return {}
     rows = db.session.execute(
-        select(
-            Evening.id,
-            Evening.version,
-            Evening.created_at,
-            func.count(Hand.id),
-            func.coalesce(func.sum(Hand.version), 0),
-            func.max(Hand.updated_at),
-        )
-        .outerjoin(Hand, Hand.evening_id == Evening.id)
-        .where(Evening.id.in_(evening_ids))
-        .group_by(Evening.id, Evening.version, Evening.created_at)
+        select(EVENING.c.id, *STAMP_COLUMNS).where(EVENING.c.id.in_(evening_ids))
     ).all()
-    return {row[0]: tuple(row[1:]) for row in rows}
+    return {row[0]: Stamp(*row[1:]) for row in rows}
 
 
-def _cache() -> LRUCache[tuple[int, tuple[object, ...]], Replayed]:
-    replays: LRUCache[tuple[int, tuple[object, ...]], Replayed]
-    replays = store(current_app, "replayed_tables", lambda: LRUCache(CACHE_SIZE))
-    return replays
+def _cache() -> LRUCache[tuple[int, Stamp | None], Replayed]:
+    results: LRUCache[tuple[int, Stamp | None], Replayed]
+    results = store(current_app, "table_results", lambda: LRUCache(CACHE_SIZE))
+    return results
 
 
 def replayed(tables: list[TournamentTable]) -> dict[int, Replayed]:
-    """Each table's replay (by table id), replaying only the tables not seen as they are."""
+    """Each table's result (by table id), reading only the tables changed since."""
     cache = _cache()
-    prints = fingerprints([t.evening_id for t in tables])
+    now = stamps([t.evening_id for t in tables])
     out: dict[int, Replayed] = {}
-    missing = []
     for table in tables:
-        key = (table.evening_id, prints.get(table.evening_id, ()))
-        if key in cache:
-            out[table.id] = cache[key]
-        else:
-            missing.append(table)
-    evenings = load_evenings(missing)
-    for table in missing:
-        evening = evenings[table.evening_id]
-        result = _replay(table, evening)
-        cache[(table.evening_id, prints.get(table.evening_id, ()))] = result
-        out[table.id] = result
+        key = (table.evening_id, now.get(table.evening_id))
+        found = cache.get(key)
+        if found is None:
+            current = operations.current_view(table.evening_id)
+            assert current is not None  # a table's evening is never deleted
+            found = _result(table, current)
+            if current.evening.stamp == key[1]:
+                cache[key] = found
+        out[table.id] = found
     return out
 
 
-def _replay(table: TournamentTable, evening: Evening) -> Replayed:
-    current = operations.view(evening)
+def _result(table: TournamentTable, current: operations.EveningView) -> Replayed:
+    facts = current.evening
     final = current.settlement().final
-    names = evening.seatings[0].names
+    names = facts.seatings[0].players
     played = len([h for h in current.ledger.hands if not h.record.void])
-    last_hand = max((h.updated_at for h in evening.hands), default=None)
-    touched = max(evening.created_at, last_hand) if last_hand else evening.created_at
+    last_hand = max((h.updated_at for h in facts.hands), default=None)
+    touched = max(facts.created_at, last_hand) if last_hand else facts.created_at
     results = {n: final.get(name, 0) for n, name in zip(table.seats, names, strict=True)}
     return Replayed(names, played, results, touched, last_hand)
-
-
-def load_evenings(tables: list[TournamentTable]) -> dict[int, Evening]:
-    """The tables' evenings with seats and hands, in a handful of queries."""
-    ids = [t.evening_id for t in tables]
-    if not ids:
-        return {}
-    query = (
-        select(Evening)
-        .where(Evening.id.in_(ids))
-        .options(
-            selectinload(Evening.seatings).selectinload(Seating.seats).selectinload(Seat.player),
-            selectinload(Evening.seatings).selectinload(Seating.dealer),
-            selectinload(Evening.hands).selectinload(Hand.dealer),
-        )
-    )
-    return {e.id: e for e in db.session.scalars(query)}
 
 
 def table_states(
@@ -184,7 +152,9 @@ def table_ends(tables: list[TournamentTable]) -> dict[int, tuple[bool, int]]:
     ids = [t.evening_id for t in tables]
     if not ids:
         return {}
-    query = select(Evening.id, Evening.closed_at, Evening.hands_due).where(Evening.id.in_(ids))
+    query = select(EVENING.c.id, EVENING.c.closed_at, EVENING.c.hands_due).where(
+        EVENING.c.id.in_(ids)
+    )
     return {i: (closed is not None, due or 0) for i, closed, due in db.session.execute(query)}
 
 

@@ -274,7 +274,7 @@ def close_round(tournament: Tournament, round_: Round, *, confirm: bool) -> Roun
             ),
         )
     for table in late:
-        operations.set_closed(table.evening, True, source="organiser")
+        operations.set_closed(table.evening_id, True, source="organiser")
     round_.closed_at = utcnow()
     log(
         tournament,

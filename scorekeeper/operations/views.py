@@ -6,10 +6,7 @@ evening with the change before keeping it.
 
 from __future__ import annotations
 
-import json
-import threading
-from collections import OrderedDict
-from collections.abc import Hashable, Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -25,7 +22,7 @@ from scorekeeper.core.rules.base import (
     Table,
     msg,
 )
-from scorekeeper.core.rules.rotation import DealtHand, next_table, seating_for
+from scorekeeper.core.rules.rotation import DealtHand, next_table
 from scorekeeper.core.rules.rotation import Seating as SeatingFact
 from scorekeeper.core.rules.variant import Variant
 from scorekeeper.core.settlement import Nets, Settlement, nets, settle
@@ -43,17 +40,30 @@ from scorekeeper.operations.facts import EveningFacts
 
 @dataclass(frozen=True, slots=True)
 class EveningView:
-    """An evening with everything derived from its facts.
+    """An evening with everything derived from its facts: what every page, printout and
+    answer about one evening is made from (``snapshots.current_view``).
 
-    ``evening`` is the stored evening: its mapped row where a write is to change it, or
-    its plain facts (``operations.facts``) on the pages and answers made from them.
+    ``evening`` holds the facts as stored (``operations.facts``), read with the stamp the
+    ledger belongs to; a write changes mapped rows it loads by id, and then reads the
+    evening's facts again (``snapshots.written``).
     """
 
-    evening: Evening | EveningFacts
+    evening: EveningFacts
     variant: Variant
     seatings: tuple[SeatingFact, ...]
     ledger: ledger_mod.Ledger
     next_table: Table
+
+    @classmethod
+    def of(cls, facts: EveningFacts, ledger: ledger_mod.Ledger) -> EveningView:
+        """The view of ``facts`` replayed as ``ledger``."""
+        return cls(
+            facts,
+            get_variant(facts.game, facts.variant),
+            facts.seatings,
+            ledger,
+            table_after(facts.seatings, (h.record for h in reversed(ledger.hands))),
+        )
 
     @property
     def players(self) -> tuple[str, ...]:
@@ -190,111 +200,26 @@ def _forget_locks(info: dict[str, Any]) -> None:
     info.pop(HELD, None)
 
 
-def lock_evening(evening: Evening) -> None:
-    """Take the evening's lock (``take_lock``), then load it again as it is stored now.
+def lock_evening(evening_id: int) -> Evening:
+    """Take the evening's lock (``take_lock``) and load its row as it is stored now, to
+    change it.
 
-    Every write to an evening starts here (recording a hand checks it unlocked first and
-    then compares the evening's stamp, see ``operations.hands.record_hand``), so it decides
-    on what no other write can change before it commits.
+    Every write to an evening starts here or at ``take_lock`` (recording a hand checks it
+    unlocked first and then compares the evening's stamp, see
+    ``operations.hands.record_hand``), so it decides on what no other write can change
+    before it commits. Only the row is loaded: what the write reads of the evening's
+    seatings and hands it reads as facts (``snapshots.current_view``).
     """
-    if take_lock(evening.id):
-        get_evening(evening.id, fresh=True)
+    take_lock(evening_id)
+    row = db.session.get(Evening, evening_id, populate_existing=True)
+    assert row is not None  # evenings are never deleted; the caller found it
+    return row
 
 
-def get_evening(evening_id: int, *, fresh: bool = False) -> Evening | None:
-    """An evening with its seatings and hands loaded in a few queries.
-
-    ``fresh`` reloads what this request loaded before, in place (after taking its lock).
-    """
-    query = (
-        select(Evening)
-        .where(Evening.id == evening_id)
-        .options(
-            selectinload(Evening.seatings).selectinload(Seating.seats).selectinload(Seat.player),
-            selectinload(Evening.seatings).selectinload(Seating.dealer),
-            selectinload(Evening.hands).selectinload(Hand.dealer),
-            selectinload(Evening.carried),
-            selectinload(Evening.carried_on),
-        )
-    )
-    if fresh:
-        query = query.execution_options(populate_existing=True)
-    return db.session.scalars(query).one_or_none()
-
-
-def seating_facts(evening: Evening) -> tuple[SeatingFact, ...]:
-    """The evening's seatings as the rules core sees them."""
-    return tuple(
-        SeatingFact(s.from_hand, s.names, s.dealer.name if s.dealer else None)
-        for s in evening.seatings
-    )
-
-
-def records(evening: Evening, seatings: tuple[SeatingFact, ...]) -> list[ledger_mod.HandRecord]:
-    """The stored hands as facts for the replay."""
-    return [
-        ledger_mod.HandRecord(
-            hand.number,
-            Table(seating_for(seatings, hand.number).players, hand.dealer.name),
-            hand.input,
-            hand.void_reason is not None,
-        )
-        for hand in evening.hands
-    ]
-
-
-#: Replays kept by this process, least recently used first out.
-REPLAYS_KEPT = 64
-_replays: OrderedDict[Hashable, ledger_mod.Ledger] = OrderedDict()
-_replays_lock = threading.Lock()
-
-
-def replay(
-    variant: Variant,
-    options: Mapping[str, str],
-    hand_records: list[ledger_mod.HandRecord],
-    *,
-    carried_in: int = 0,
-) -> ledger_mod.Ledger:
-    """``ledger.replay``, remembered by everything it reads.
-
-    The ledger is never stored: every page replays its evening. A replay is a pure function
-    of the variant, the house rules and the hands' facts, so the same facts give the same
-    ledger, and an evening shown again with nothing changed (a table screen refreshed, a
-    second tablet, the page after saving a hand, which the check replayed already) needs
-    no new replay. The key holds the facts themselves, not a version, so no write can
-    leave a stale ledger behind, committed or not.
-    """
-    key = (
-        variant.game,
-        variant.key,
-        tuple(sorted(options.items())),
-        carried_in,
-        tuple(
-            (r.number, r.table.players, r.table.dealer, r.void, json.dumps(r.facts, sort_keys=True))
-            for r in hand_records
-        ),
-    )
-    with _replays_lock:
-        if (kept := _replays.get(key)) is not None:
-            _replays.move_to_end(key)
-            return kept
-    replayed = ledger_mod.replay(variant, options, hand_records, carried_in=carried_in)
-    with _replays_lock:
-        _replays[key] = replayed
-        while len(_replays) > REPLAYS_KEPT:
-            _replays.popitem(last=False)
-    return replayed
-
-
-def view(evening: Evening, hand_records: list[ledger_mod.HandRecord] | None = None) -> EveningView:
-    """Replay an evening (optionally with changed hand records, to test a change)."""
-    variant = get_variant(evening.game, evening.variant)
-    seatings = seating_facts(evening)
-    hand_records = records(evening, seatings) if hand_records is None else hand_records
-    replayed = replay(variant, evening.options, hand_records, carried_in=evening.carried_in)
-    upcoming = table_after(seatings, reversed(hand_records))
-    return EveningView(evening, variant, seatings, replayed, upcoming)
+def evening_row(evening_id: int) -> Evening | None:
+    """The evening's mapped row, for a write that changes it or what hangs on it (its
+    group, say); None when there is no such evening."""
+    return db.session.get(Evening, evening_id)
 
 
 def table_after(
@@ -311,21 +236,28 @@ def table_after(
     return next_table(seatings, dealt[::-1])
 
 
-def checked_view(evening: Evening, changed: ledger_mod.HandRecord | None = None) -> EveningView:
-    """Replay the evening (with one hand added or replaced), refusing what no longer fits.
+def checked(
+    facts: EveningFacts,
+    hand_records: list[ledger_mod.HandRecord] | None = None,
+    *,
+    changed: int | None = None,
+) -> EveningView:
+    """Replay an evening from its first hand (``hand_records``: its hands as a write would
+    leave them), refusing what does not fit.
 
-    A stored hand that the change makes impossible is named in the message, so the table
-    knows which later hand stands in the way.
+    A write that changes a hand, the options or the pot carried in replays the whole
+    evening before anything is kept. A stored hand that the change makes impossible is
+    named in the message (any hand but ``changed``, the one the write itself changes), so
+    the table knows which later hand stands in the way.
     """
-    seatings = seating_facts(evening)
-    hand_records = records(evening, seatings)
-    if changed is not None:
-        hand_records = [r for r in hand_records if r.number != changed.number] + [changed]
-        hand_records.sort(key=lambda r: r.number)
+    variant = get_variant(facts.game, facts.variant)
+    hand_records = facts.records() if hand_records is None else hand_records
     try:
-        return view(evening, hand_records)
+        ledger = ledger_mod.replay(
+            variant, facts.options, hand_records, carried_in=facts.carried_in
+        )
     except InvalidInputError as error:
-        if error.hand is None or (changed is not None and error.hand == changed.number):
+        if error.hand is None or error.hand == changed:
             raise
         raise InvalidHandError(
             {
@@ -336,3 +268,5 @@ def checked_view(evening: Evening, changed: ledger_mod.HandRecord | None = None)
                 for field, messages in error.errors.items()
             }
         ) from error
+    upcoming = table_after(facts.seatings, reversed(hand_records))
+    return EveningView(facts, variant, facts.seatings, ledger, upcoming)

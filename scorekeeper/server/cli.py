@@ -89,15 +89,17 @@ def front_config(
 def recompute() -> None:
     """Replay every evening and report any stored hand that no longer fits the rules."""
     failures = 0
-    for evening in db.session.scalars(select(Evening).order_by(Evening.id)):
+    # A command runs in a process of its own, which keeps no evening: each is replayed.
+    for evening_id in db.session.scalars(select(Evening.id).order_by(Evening.id)):
         try:
-            current = operations.view(evening)
+            current = operations.current_view(evening_id)
         except ValueError as error:
             failures += 1
-            click.echo(f"evening {evening.id}: {error}", err=True)
+            click.echo(f"evening {evening_id}: {error}", err=True)
             continue
+        assert current is not None  # listed just now
         click.echo(
-            f"evening {evening.id}: {len(current.ledger.hands)} hands, "
+            f"evening {evening_id}: {len(current.ledger.hands)} hands, "
             + json.dumps(current.ledger.balances, ensure_ascii=False)
         )
     if failures:
@@ -109,10 +111,10 @@ def recompute() -> None:
 @with_appcontext
 def show_evening(evening_id: int) -> None:
     """Print an evening with its ledger as JSON."""
-    evening = operations.get_evening(evening_id)
-    if evening is None:
+    current = operations.current_view(evening_id)
+    if current is None:
         raise click.ClickException(f"There is no evening {evening_id}.")
-    click.echo(json.dumps(json_shapes.evening_json(operations.view(evening)), indent=2))
+    click.echo(json.dumps(json_shapes.evening_json(current), indent=2))
 
 
 def local_now() -> datetime:

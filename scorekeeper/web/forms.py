@@ -21,6 +21,7 @@ from wtforms.validators import Optional
 from scorekeeper.core.rules.base import InvalidInputError, Message
 from scorekeeper.core.rules.variant import Variant
 from scorekeeper.core.validation import NAME_LENGTH, TEXT_LENGTH
+from scorekeeper.operations.facts import EveningFacts
 from scorekeeper.web.addresses import LARGEST
 from scorekeeper.web.json_shapes import text
 from scorekeeper.web.writing import Answered
@@ -193,9 +194,10 @@ def game_changed_form(
 
 
 def settings_form(
-    variant: Variant, render: Any, current: Mapping[str, Any], formdata: Any = None
+    variant: Variant, render: Any, current: EveningFacts, formdata: Any = None
 ) -> FlaskForm:
-    """Correct an evening's settings: title, place, date and house rules, at a version."""
+    """Correct an evening's settings: title, place, date and house rules, at a version
+    (``current``: the evening as stored, whose settings the form starts with)."""
 
     class Form(FlaskForm):  # type: ignore[misc]
         version = HiddenField()
@@ -204,13 +206,12 @@ def settings_form(
     if formdata is not None:
         form = Form(formdata=formdata)
     else:
-        data = {f"opt_{k}": v for k, v in current["options"].items()}
-        day = current.get("date")
+        data: dict[str, object] = {f"opt_{k}": v for k, v in current.options.items()}
         data |= {
-            "title": current["title"],
-            "place": current["place"],
-            "date": date.fromisoformat(day) if day else None,
-            "version": str(current["version"]),
+            "title": current.title,
+            "place": current.place,
+            "date": current.date,
+            "version": str(current.version),
         }
         form = Form(data=data)
     form.option_keys = [spec.key for spec in variant.option_specs]

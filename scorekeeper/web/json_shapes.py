@@ -12,7 +12,7 @@ from scorekeeper.core.money import cents_to_str, exact_to_str
 from scorekeeper.core.rules.base import Message
 from scorekeeper.core.rules.eisten_stalden import leaders
 from scorekeeper.core.settlement import Payment, Settlement
-from scorekeeper.db.models import Evening, Hand, HandRevision
+from scorekeeper.db.models import HandRevision
 from scorekeeper.operations import EveningSummary, EveningView
 from scorekeeper.operations.facts import EveningFacts, HandFact
 
@@ -34,7 +34,7 @@ def errors_json(errors: dict[str, tuple[Message, ...]]) -> dict[str, list[str]]:
     return {field: [text(m, translate) for m in messages] for field, messages in errors.items()}
 
 
-def hand_json(current: EveningView, result: HandResult, hand: Hand | HandFact) -> dict[str, Any]:
+def hand_json(current: EveningView, result: HandResult, hand: HandFact) -> dict[str, Any]:
     """One hand as the evening shows it."""
     table = result.record.table
     translate = translator()
@@ -117,7 +117,7 @@ def evening_json(current: EveningView) -> dict[str, Any]:
     }
 
 
-def carried_json(evening: Evening | EveningFacts) -> dict[str, Any]:
+def carried_json(evening: EveningFacts) -> dict[str, Any]:
     """The pot an evening took over and from which evening, and the evening its own pot
     went to (docs/troggen.md §8)."""
     return {

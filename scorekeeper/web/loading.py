@@ -6,12 +6,12 @@ from flask import abort
 from flask_babel import gettext
 
 from scorekeeper import operations
-from scorekeeper.db.models import Evening
 
 
-def evening_or_404(evening_id: int) -> Evening:
-    """The evening's row, to read or change it; 404 saying so when there is no such one."""
-    evening = operations.get_evening(evening_id)
-    if evening is None:
+def view_or_404(evening_id: int, *, for_writing: bool = False) -> operations.EveningView:
+    """The evening as stored now, replayed (``operations.current_view``); 404 saying so
+    when there is no such one. ``for_writing``: the request is about to write to it."""
+    current = operations.current_view(evening_id, for_writing=for_writing)
+    if current is None:
         abort(404, description=gettext("There is no evening %(id)s.", id=evening_id))
-    return evening
+    return current

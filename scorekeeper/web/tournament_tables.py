@@ -71,7 +71,7 @@ def table_for_evening(evening_id: int) -> TournamentTable | None:
     return row[1]
 
 
-def table_info(evening: Evening | EveningFacts) -> TableInfo | None:
+def table_info(evening: EveningFacts) -> TableInfo | None:
     """The tournament facts of an evening, or None for a casual evening."""
     table = table_for_evening(evening.id)
     if table is None:
@@ -86,7 +86,7 @@ def table_info(evening: Evening | EveningFacts) -> TableInfo | None:
     )
 
 
-def evening_title(evening: Evening | EveningFacts, variant_title: str) -> str:
+def evening_title(evening: EveningFacts, variant_title: str) -> str:
     """An evening's title as the reader reads it: a tournament table's in the reader's
     language (its stored title is in the tournament's, for its printouts), any other its
     own title, or the game's name when it has none."""
@@ -97,7 +97,7 @@ def evening_title(evening: Evening | EveningFacts, variant_title: str) -> str:
     return f"{info.tournament.name}: {where}"
 
 
-def correction_reason(evening: Evening, given: object) -> str | None:
+def correction_reason(evening: EveningFacts, given: object) -> str | None:
     """The reason an organiser gave for changing a closed tournament table, if it applies.
 
     Only a tournament's organiser corrects a closed table; anyone else (and every open
@@ -111,7 +111,7 @@ def correction_reason(evening: Evening, given: object) -> str | None:
     return given.strip()  # checked against its limit where it is stored, never cut
 
 
-def needs_reason(evening: Evening, given: object) -> bool:
+def needs_reason(evening: EveningFacts, given: object) -> bool:
     """Whether the organiser is changing a closed table without saying why: the page then
     asks for the reason at its field, keeping the correction typed, instead of refusing
     the change as it refuses the tablets."""
@@ -121,7 +121,7 @@ def needs_reason(evening: Evening, given: object) -> bool:
     return info is not None and info.organiser
 
 
-def note_correction(evening: Evening, number: int, reason: str) -> None:
+def note_correction(evening: EveningFacts, number: int, reason: str) -> None:
     """Keep the organiser's correction of a closed table in the tournament's log."""
     info = table_info(evening)
     if info is not None:

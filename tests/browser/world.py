@@ -93,11 +93,10 @@ def build(live_server: LiveServer) -> World:
 def tick_first_payment(live_server: LiveServer, evening: int) -> None:
     """Tick the settlement's first payment, as the person settling up does."""
     with live_server.app.app_context():
-        stored = operations.get_evening(evening)
-        assert stored is not None
-        current = operations.view(stored)
+        current = operations.current_view(evening)
+        assert current is not None
         first = current.settlement(operations.read_end_rule(current, None)).transfers[0]
-        payments_ticked.tick(stored, first.source, first.target, first.amount)
+        payments_ticked.tick(current, first.source, first.target, first.amount)
         db.session.commit()
         db.session.remove()
 

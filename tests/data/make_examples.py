@@ -245,8 +245,7 @@ def correct_closed(app: Any, client: Any, evening: int) -> None:
     hand = client.get(f"/api/v1/evenings/{evening}/hands/1").json
     body = {**hand["input"], "version": hand["version"]}
     with app.test_request_context():
-        stored = operations.get_evening(evening)
-        operations.replace_hand(stored, 1, body, source="api", correction="Nachgezählt")
+        operations.replace_hand(evening, 1, body, source="api", correction="Nachgezählt")
         db.session.commit()
 
 

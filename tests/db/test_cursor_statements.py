@@ -92,7 +92,7 @@ def test_the_news_read_directly_equals_sqlalchemy_s_reading(
             assert direct == [tuple(row) for row in through_sqlalchemy]
             assert len(direct) == max(3 - after, 1)  # one row without a hand when none is newer
             if after < 3:
-                assert isinstance(direct[0][-4], dict)  # a hand's facts come back as JSON
+                assert isinstance(direct[0][-5], dict)  # a hand's facts come back as JSON
         db.session.rollback()
 
 

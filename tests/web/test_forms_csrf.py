@@ -133,10 +133,10 @@ def seed(client: FlaskClient, app: Flask) -> list[str]:
     closed = api("POST", "/evenings", {"game": "troggen", "players": PLAYERS4})["id"]
     api("POST", f"/evenings/{closed}/close", {})
     with app.app_context():
-        evening = operations.get_evening(troggen)
-        assert evening is not None
-        first = operations.view(evening).settlement().transfers[0]
-        payments_ticked.tick(evening, first.source, first.target, first.amount)
+        current = operations.current_view(troggen)
+        assert current is not None
+        first = current.settlement().transfers[0]
+        payments_ticked.tick(current, first.source, first.target, first.amount)
         db.session.commit()
     # The organiser (this client) sees one tournament before its draw, one drawn and one
     # started; a tournament organised by someone else asks for the login.

@@ -445,7 +445,10 @@ def test_unknown_page_is_a_friendly_404(client: FlaskClient) -> None:
     response = client.get("/evenings/77", headers={"Accept-Language": "de-CH"})
     assert response.status_code == 404
     assert "<html" in response.text
-    assert "Diese Seite gibt es nicht. Prüfen Sie die Adresse" in response.text
+    assert "Es gibt keinen Abend 77." in response.text
+    assert "Zurück zu den Abenden" in response.text
+    unknown = client.get("/no/such/page", headers={"Accept-Language": "de-CH"})
+    assert "Diese Seite gibt es nicht. Prüfen Sie die Adresse" in unknown.text
     english = client.get("/no/such/page", headers=EN)
     assert english.status_code == 404
     assert "There is no such page. Check the address" in english.text

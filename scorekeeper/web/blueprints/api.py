@@ -16,16 +16,16 @@ from flask_babel import gettext
 from scorekeeper import operations
 from scorekeeper.core import json_limits
 from scorekeeper.db.idempotency import MAX_KEY_LENGTH, StoredAnswer, fingerprint
-from scorekeeper.db.models import Evening, Hand
 from scorekeeper.operations import EveningView, StaleVersionError, archive_import, evening_archives
 from scorekeeper.operations.club_statistics import evening_highlights
+from scorekeeper.operations.facts import EveningFacts, HandFact
 from scorekeeper.web import access, json_shapes, printouts
 from scorekeeper.web.answers import reply
 from scorekeeper.web.blueprints import exports
 from scorekeeper.web.blueprints.installation import refuse_others
 from scorekeeper.web.bodies import takes_upload
 from scorekeeper.web.club.shapes import highlights_json
-from scorekeeper.web.loading import evening_or_404
+from scorekeeper.web.loading import view_or_404
 from scorekeeper.web.openapi import spec
 from scorekeeper.web.tournament_tables import correction_reason, note_correction
 from scorekeeper.web.writing import Answered, Kept, Key, Written, write
@@ -61,15 +61,6 @@ def body() -> Any:
     if data is None:
         raise BadJSONError
     return data
-
-
-def load_current(evening_id: int, *, for_writing: bool = False) -> EveningView:
-    """The evening as stored now, replayed, or 404 (``for_writing``: see
-    ``operations.current_view``)."""
-    current = operations.current_view(evening_id, for_writing=for_writing)
-    if current is None:
-        abort(404, description=gettext("There is no evening %(id)s.", id=evening_id))
-    return current
 
 
 #: Makes the answer to a write: body, status, Location.
@@ -166,7 +157,7 @@ def create() -> Response:
 
     def handler() -> tuple[dict[str, Any], int, str | None]:
         evening = operations.create_evening(body(), source="api")
-        data = json_shapes.evening_json(operations.view(evening))
+        data = json_shapes.evening_json(view_or_404(evening.id))
         return data, 201, url_for("api.show", evening_id=evening.id)
 
     return idempotent("evenings", handler)
@@ -175,7 +166,7 @@ def create() -> Response:
 @bp.get("/evenings/<int:evening_id>")
 def show(evening_id: int) -> Response:
     """An evening with its ledger."""
-    return jsonify(json_shapes.evening_json(load_current(evening_id)))
+    return jsonify(json_shapes.evening_json(view_or_404(evening_id)))
 
 
 @bp.patch("/evenings/<int:evening_id>")
@@ -183,16 +174,14 @@ def update(evening_id: int) -> Response:
     """Correct an evening's settings, with the version read."""
 
     def make() -> Written[Response]:
-        evening = evening_or_404(evening_id)
+        view_or_404(evening_id)
         try:
-            operations.correct_evening(evening, body(), source="api")
+            current = operations.correct_evening(evening_id, body(), source="api")
         except StaleVersionError:
             raise Answered(
-                lambda: reply(
-                    json_shapes.evening_json(operations.view(evening_or_404(evening_id))), 409
-                )
+                lambda: reply(json_shapes.evening_json(view_or_404(evening_id)), 409)
             ) from None
-        return Written(jsonify(json_shapes.evening_json(operations.view(evening))))
+        return Written(jsonify(json_shapes.evening_json(current)))
 
     return write(make)
 
@@ -200,7 +189,7 @@ def update(evening_id: int) -> Response:
 @bp.get("/evenings/<int:evening_id>/revisions")
 def evening_revisions(evening_id: int) -> Response:
     """The settings of the evening at every version, oldest first."""
-    evening = evening_or_404(evening_id)
+    view_or_404(evening_id)
     return jsonify(
         {
             "revisions": [
@@ -210,7 +199,7 @@ def evening_revisions(evening_id: int) -> Response:
                     "at": r.at.isoformat().replace("+00:00", "Z"),
                     "source": r.source,
                 }
-                for r in evening.revisions
+                for r in operations.revisions_of(evening_id)
             ]
         }
     )
@@ -221,9 +210,9 @@ def seating(evening_id: int) -> Response:
     """Change the table from the next hand on."""
 
     def handler() -> tuple[dict[str, Any], int, str | None]:
-        evening = evening_or_404(evening_id)
-        operations.change_seating(evening, body(), source="api")
-        return json_shapes.evening_json(operations.view(evening)), 200, None
+        view_or_404(evening_id)
+        current = operations.change_seating(evening_id, body(), source="api")
+        return json_shapes.evening_json(current), 200, None
 
     return idempotent(f"evening:{evening_id}", handler)
 
@@ -249,7 +238,7 @@ def record_hand(evening_id: int) -> Response:
         # The answer is made before the hand is stored, so SQLite's lock (the whole
         # database's) is held only for the write; made again if the evening changed
         # before the lock was taken. PostgreSQL locks the evening's row as it is read.
-        prepared = operations.prepare_record(load_current(evening_id, for_writing=True), body())
+        prepared = operations.prepare_record(view_or_404(evening_id, for_writing=True), body())
         data = hand_reply(prepared.view, prepared.hand.number)
         stored = operations.store_hand(prepared, source="api")
         if stored is not prepared:
@@ -260,7 +249,7 @@ def record_hand(evening_id: int) -> Response:
     return idempotent(f"evening:{evening_id}", handler, new_hand_in=evening_id)
 
 
-def find_or_404(evening: Evening, number: int) -> None:
+def find_or_404(evening: EveningFacts, number: int) -> None:
     """404 unless the evening has a hand with that number."""
     if not any(h.number == number for h in evening.hands):
         abort(404, description=gettext("There is no hand %(n)s in this evening.", n=number))
@@ -269,30 +258,28 @@ def find_or_404(evening: Evening, number: int) -> None:
 @bp.get("/evenings/<int:evening_id>/hands/<int:number>")
 def show_hand(evening_id: int, number: int) -> Response:
     """One hand as the evening shows it."""
-    evening = evening_or_404(evening_id)
-    find_or_404(evening, number)
-    return jsonify(hand_reply(operations.view(evening), number)["hand"])
+    current = view_or_404(evening_id)
+    find_or_404(current.evening, number)
+    return jsonify(hand_reply(current, number)["hand"])
 
 
 def change_hand(
-    evening_id: int, number: int, change: Callable[..., tuple[Hand, EveningView]]
+    evening_id: int, number: int, change: Callable[..., tuple[HandFact, EveningView]]
 ) -> Response:
     """Apply ``change`` (replace or void) to a hand; a stale version answers 409 with the
     hand as it is now, also when the other change committed while this one was working."""
 
     def make() -> Written[Response]:
-        evening = evening_or_404(evening_id)
+        evening = view_or_404(evening_id).evening
         find_or_404(evening, number)
         raw = body()
         key = "reason" if change is operations.void_hand else "correction"
         correction = correction_reason(evening, raw.get(key)) if isinstance(raw, dict) else None
         try:
-            _, current = change(evening, number, raw, source="api", correction=correction)
+            _, current = change(evening_id, number, raw, source="api", correction=correction)
         except StaleVersionError:
             raise Answered(
-                lambda: reply(
-                    hand_reply(operations.view(evening_or_404(evening_id)), number)["hand"], 409
-                )
+                lambda: reply(hand_reply(view_or_404(evening_id), number)["hand"], 409)
             ) from None
         if correction:
             note_correction(evening, number, correction)
@@ -316,16 +303,15 @@ def void_hand(evening_id: int, number: int) -> Response:
 @bp.get("/evenings/<int:evening_id>/hands/<int:number>/revisions")
 def hand_revisions(evening_id: int, number: int) -> Response:
     """Every version of a hand, oldest first, the void included."""
-    evening = evening_or_404(evening_id)
-    find_or_404(evening, number)
-    hand = operations.find_hand(evening, number)
-    return jsonify({"revisions": [json_shapes.revision_json(r) for r in hand.history]})
+    find_or_404(view_or_404(evening_id).evening, number)
+    history = operations.history_of(evening_id, number)
+    return jsonify({"revisions": [json_shapes.revision_json(r) for r in history]})
 
 
 @bp.get("/evenings/<int:evening_id>/settlement")
 def settlement(evening_id: int) -> Response:
     """The end of the evening in money; ``end_pot`` tries another end rule."""
-    current = operations.view(evening_or_404(evening_id))
+    current = view_or_404(evening_id)
     rule = operations.read_end_rule(current, request.args.get("end_pot"))
     return jsonify(json_shapes.settlement_json(current, current.settlement(rule)))
 
@@ -334,7 +320,7 @@ def settlement(evening_id: int) -> Response:
 def highlights(evening_id: int) -> Response:
     """The evening's highlights: the biggest pot won, the longest run of pots carried, the
     best hand, who bid most (docs/statistics.md)."""
-    return jsonify(highlights_json(evening_highlights(operations.view(evening_or_404(evening_id)))))
+    return jsonify(highlights_json(evening_highlights(view_or_404(evening_id))))
 
 
 @bp.get("/evenings/<int:evening_id>/sheet.pdf")
@@ -365,7 +351,10 @@ def settlement_pdf(evening_id: int) -> Response:
 @bp.get("/evenings/<int:evening_id>/export")
 def export(evening_id: int) -> Response:
     """The whole evening as a JSON archive."""
-    return jsonify(evening_archives.export_evening(evening_or_404(evening_id)))
+    archive = evening_archives.archive_of(evening_id)
+    if archive is None:
+        view_or_404(evening_id)  # says there is no such evening
+    return jsonify(archive)
 
 
 @bp.post("/evenings/import")
@@ -376,7 +365,7 @@ def import_archive() -> Response:
 
     def make() -> Written[Response]:
         evening = archive_import.import_evening(raw, source="api")
-        data = json_shapes.evening_json(operations.view(evening))
+        data = json_shapes.evening_json(view_or_404(evening.id))
         return Written(reply(data, 201, url_for("api.show", evening_id=evening.id)))
 
     return write(make)
@@ -386,8 +375,9 @@ def set_closed(evening_id: int, closed: bool) -> Response:
     """Close or reopen; two tablets doing it at once both get the evening as it ends up."""
 
     def make() -> Written[Response]:
-        evening = operations.set_closed(evening_or_404(evening_id), closed, source="api")
-        return Written(jsonify(json_shapes.evening_json(operations.view(evening))))
+        view_or_404(evening_id)
+        current = operations.set_closed(evening_id, closed, source="api")
+        return Written(jsonify(json_shapes.evening_json(current)))
 
     return write(make)
 

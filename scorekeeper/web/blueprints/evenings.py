@@ -7,7 +7,6 @@ from pathlib import Path
 
 from flask import (
     Blueprint,
-    abort,
     current_app,
     flash,
     make_response,
@@ -28,10 +27,11 @@ from scorekeeper.core.rules import VARIANTS, get_variant
 from scorekeeper.core.rules.variant import Variant
 from scorekeeper.core.validation import LANGUAGES
 from scorekeeper.db.extensions import db
-from scorekeeper.db.models import Evening, Player, utcnow
+from scorekeeper.db.models import Player, utcnow
 from scorekeeper.operations import carried_pots, table_groups
+from scorekeeper.operations.facts import EveningFacts
 from scorekeeper.web import access
-from scorekeeper.web.blueprints.hands import blank_entry, form_context, load_current, new_form
+from scorekeeper.web.blueprints.hands import blank_entry, form_context, new_form
 from scorekeeper.web.forms import (
     SEATS,
     chosen_id,
@@ -48,25 +48,11 @@ from scorekeeper.web.forms import (
 )
 from scorekeeper.web.jinja_filters import day
 from scorekeeper.web.json_shapes import text
-from scorekeeper.web.loading import evening_or_404
+from scorekeeper.web.loading import view_or_404
 from scorekeeper.web.redirects import safe_referrer
 from scorekeeper.web.writing import Answered, Written, write
 
 bp = Blueprint("evenings", __name__)
-
-
-def load_view(evening_id: int) -> operations.EveningView:
-    """The evening replayed, or 404."""
-    evening = operations.get_evening(evening_id)
-    if evening is None:
-        abort(404)
-    return operations.view(evening)
-
-
-def stored(current: operations.EveningView) -> Evening:
-    """The evening's mapped row, to change it: ``load_view`` replays the row itself."""
-    assert isinstance(current.evening, Evening)
-    return current.evening
 
 
 @bp.get("/")
@@ -117,7 +103,7 @@ def pot_choices(variant: Variant) -> list[tuple[str, str]]:
 def pot_label(open_pot: carried_pots.OpenPot) -> str:
     """An open pot as the choice names it: group, day, title and jetons."""
     evening = open_pot.evening
-    group = table_groups.group_of(evening)
+    group = table_groups.group_of(evening.id)
     parts = [group.name if group else "", day(carried_pots.day_of(evening)), evening.title]
     jetons = ngettext("%(num)s jeton", "%(num)s jetons", open_pot.pot)
     return " · ".join([*(part for part in parts if part), jetons])
@@ -130,13 +116,12 @@ def prefilled(form: FlaskForm, pots: list[tuple[str, str]]) -> None:
     wanted = request.args.get("carried_from", "")
     if wanted not in dict(pots):
         return
-    earlier = operations.get_evening(int(wanted))
-    assert earlier is not None  # it is one of the open pots
+    earlier = view_or_404(int(wanted)).evening  # one of the open pots
     form.carried_from.data = wanted
-    group = table_groups.group_of(earlier)
+    group = table_groups.group_of(earlier.id)
     if group is not None and "group" in form:
         form.group.data = str(group.id)
-    names = earlier.seatings[-1].names
+    names = earlier.seatings[-1].players
     for i, name in enumerate(names[: form.seat_count]):
         form[f"seat_{i}"].data = name
     for key, value in earlier.options.items():
@@ -165,7 +150,7 @@ def new() -> str:
     )
 
 
-def taken_by(pots: list[tuple[str, str]]) -> Evening | None:
+def taken_by(pots: list[tuple[str, str]]) -> EveningFacts | None:
     """The evening that took over the pot ``?carried_from=`` asks for, when another evening
     did already: Back after starting the next evening must not start a second one."""
     wanted = request.args.get("carried_from", "")
@@ -175,7 +160,7 @@ def taken_by(pots: list[tuple[str, str]]) -> Evening | None:
     if number is None or wanted in dict(pots):
         return None
     link = carried_pots.link_from(number)
-    return operations.get_evening(link.evening_id) if link is not None else None
+    return view_or_404(link.evening_id).evening if link is not None else None
 
 
 @bp.post("/evenings")
@@ -239,7 +224,7 @@ def show(evening_id: int) -> Response:
     with a fresh token and the hand it is for, never pre-ticked with the last hand
     (``docs/recording.md``).
     """
-    current = load_current(evening_id)
+    current = view_or_404(evening_id)
     saved = request.args.get("saved", type=int)
     saved_result = next(
         (r for r in current.ledger.hands if r.record.number == saved and not r.record.void),
@@ -272,10 +257,11 @@ def show(evening_id: int) -> Response:
 @bp.get("/evenings/<int:evening_id>/hands")
 def history(evening_id: int) -> str:
     """Every hand with its lines; edit and void from here."""
-    current = load_view(evening_id)
+    current = view_or_404(evening_id)
     return render_template(
         "evenings/history.html",
         current=current,
+        corrected=operations.corrected_hands(evening_id),
         **form_context(current.variant, current.next_table),
     )
 
@@ -283,7 +269,7 @@ def history(evening_id: int) -> str:
 @bp.get("/evenings/<int:evening_id>/seating")
 def seating(evening_id: int) -> str:
     """Change the table between hands: players join or leave, seats swap."""
-    current = load_view(evening_id)
+    current = view_or_404(evening_id)
     count = min(SEATS, current.variant.max_players)
     form = seating_form(current.players, current.next_table.dealer, count)
     return render_template(
@@ -294,21 +280,24 @@ def seating(evening_id: int) -> str:
 @bp.post("/evenings/<int:evening_id>/seating")
 def change_seating(evening_id: int) -> Response | tuple[str, int]:
     """Save the new table; it plays from the next hand on."""
-    current = load_view(evening_id)
+    current = view_or_404(evening_id)
     count = min(SEATS, current.variant.max_players)
     form = seating_form(current.players, current.next_table.dealer, count, request.form)
     names, dealer = seated_names(form, count)
 
     def refused() -> tuple[str, int]:
         page = render_template(
-            "evenings/seating.html", current=load_view(evening_id), form=form, known=known_players()
+            "evenings/seating.html",
+            current=view_or_404(evening_id),
+            form=form,
+            known=known_players(),
         )
         return page, 422
 
     def make() -> Written[Response]:
         with refused_at_fields(form, refused):
             operations.change_seating(
-                evening_or_404(evening_id), {"players": names, "dealer": dealer}, source="page"
+                evening_id, {"players": names, "dealer": dealer}, source="page"
             )
         flash(gettext("The table has changed. It plays like this from the next hand on."))
         return Written(redirect(url_for("evenings.show", evening_id=evening_id), 303))
@@ -319,29 +308,27 @@ def change_seating(evening_id: int) -> Response | tuple[str, int]:
 @bp.get("/evenings/<int:evening_id>/settings")
 def settings(evening_id: int) -> str:
     """Correct the title, place, date or house rules; every change is kept as a revision."""
-    current = load_view(evening_id)
-    values = {**operations.evening_settings(stored(current)), "version": current.evening.version}
-    form = settings_form(current.variant, text, values)
+    current = view_or_404(evening_id)
+    form = settings_form(current.variant, text, current.evening)
     return render_template("evenings/settings.html", current=current, form=form)
 
 
 @bp.post("/evenings/<int:evening_id>/settings")
 def update_settings(evening_id: int) -> Response | tuple[str, int]:
     """Save corrected settings; the ledger replays with them."""
-    current = load_view(evening_id)
-    values = operations.evening_settings(stored(current))
-    form = settings_form(current.variant, text, values, formdata=request.form)
+    current = view_or_404(evening_id)
+    form = settings_form(current.variant, text, current.evening, formdata=request.form)
     form.validate()
 
     def refused() -> tuple[str, int]:
-        page = render_template("evenings/settings.html", current=load_view(evening_id), form=form)
+        page = render_template("evenings/settings.html", current=view_or_404(evening_id), form=form)
         return page, 422
 
     def stale() -> tuple[str, int]:
         form.form_errors.append(
             gettext("Someone else changed the settings meanwhile. Check them and save again.")
         )
-        form.version.data = str(load_view(evening_id).evening.version)
+        form.version.data = str(view_or_404(evening_id).evening.version)
         return refused()
 
     if form.date.errors:
@@ -351,8 +338,7 @@ def update_settings(evening_id: int) -> Response | tuple[str, int]:
     def make() -> Written[Response]:
         try:
             with refused_at_fields(form, refused):
-                evening = evening_or_404(evening_id)
-                operations.correct_evening(evening, settings_body(form), source="page")
+                operations.correct_evening(evening_id, settings_body(form), source="page")
         except operations.StaleVersionError:
             raise Answered(stale) from None
         flash(gettext("The settings were corrected."))

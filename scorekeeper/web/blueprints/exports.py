@@ -26,7 +26,6 @@ from scorekeeper import operations
 from scorekeeper.core import json_limits
 from scorekeeper.core.rules.base import InvalidInputError
 from scorekeeper.db import unit_of_work
-from scorekeeper.db.models import Evening
 from scorekeeper.operations import (
     archive_import,
     carried_pots,
@@ -37,11 +36,12 @@ from scorekeeper.operations import (
 )
 from scorekeeper.operations import evenings as evenings_ops
 from scorekeeper.operations.club_statistics import evening_highlights
+from scorekeeper.operations.facts import EveningFacts
 from scorekeeper.web import csv_exports, printouts
 from scorekeeper.web.bodies import takes_upload
 from scorekeeper.web.jinja_filters import day, decimal, money, void_reason
 from scorekeeper.web.json_shapes import text
-from scorekeeper.web.loading import evening_or_404
+from scorekeeper.web.loading import view_or_404
 from scorekeeper.web.pairwise_table import pairwise_table
 from scorekeeper.web.pdf import pdf_of, printed_html, render_pdf
 from scorekeeper.web.presentation import exact_money, tally_view
@@ -54,10 +54,15 @@ from scorekeeper.web.writing import Answered, Written, write
 bp = Blueprint("exports", __name__)
 
 
-def filename(evening: Evening, what: str, ext: str) -> str:
+def filename(evening: EveningFacts, what: str, ext: str) -> str:
     """A file name people recognise in their downloads: date, what, evening number."""
-    day = (evening.date or evening.created_at.date()).isoformat()
-    return f"{day}-{what}-{evening.id}.{ext}"
+    return named((evening.date or evening.created_at.date()).isoformat(), evening.id, what, ext)
+
+
+def named(day: str, evening_id: int, what: str, ext: str) -> str:
+    """A file's name from its day (ISO), the evening's number, what it holds and its
+    extension; printouts name theirs by their key's ``day`` (``print_keys``)."""
+    return f"{day}-{what}-{evening_id}.{ext}"
 
 
 def download(data: bytes | str, mimetype: str, name: str, *, inline: bool = False) -> Response:
@@ -139,13 +144,12 @@ def sheet_parts(last_hand: int) -> list[tuple[int, int]]:
 bp.add_app_template_global(sheet_parts, "sheet_parts")
 
 
-def sheet_html(evening: Evening, hands: tuple[int, int] | None = None) -> str:
-    """The score sheet of ``evening`` (or of the hands numbered ``hands``, a part) as the
+def sheet_html(current: operations.EveningView, hands: tuple[int, int] | None = None) -> str:
+    """The score sheet of ``current`` (or of the hands numbered ``hands``, a part) as the
     HTML WeasyPrint sets, laid out as paper (``web/score_sheet.py``)."""
-    current = operations.current_view(evening.id)
-    assert current is not None
-    group = table_groups.group_of(evening)
-    stored = current.evening.hands  # the kept evening's, read with its ledger
+    evening = current.evening
+    group = table_groups.group_of(evening.id)
+    stored = evening.hands
     reasons = {h.number: void_reason(h.void_reason) for h in stored if h.void_reason}
     part = None
     with force_locale(evening.language):
@@ -165,9 +169,9 @@ def sheet_html(evening: Evening, hands: tuple[int, int] | None = None) -> str:
     )
 
 
-def sheet_pdf_bytes(evening: Evening, hands: tuple[int, int] | None = None) -> bytes:
-    """The score sheet of ``evening`` (or one part of it) as PDF."""
-    return pdf_of(sheet_html(evening, hands))
+def sheet_pdf_bytes(current: operations.EveningView, hands: tuple[int, int] | None = None) -> bytes:
+    """The score sheet of ``current`` (or one part of it) as PDF."""
+    return pdf_of(sheet_html(current, hands))
 
 
 def sheet_printout(evening_id: int) -> Printout | list[tuple[int, int]]:
@@ -183,31 +187,30 @@ def sheet_printout(evening_id: int) -> Printout | list[tuple[int, int]]:
     if asked is not None and not 1 <= asked <= len(pieces):
         abort(404)
     hands = pieces[asked - 1] if asked is not None and len(pieces) > 1 else None
-    evening = evening_or_404(evening_id)
-    name = filename(evening, "sheet" if hands is None else f"sheet-{asked}", "pdf")
+    name = named(parts["day"], evening_id, "sheet" if hands is None else f"sheet-{asked}", "pdf")
     printed = print_keys.hand_count(parts) if hands is None else hands[1] - hands[0] + 1
     return Printout(
         "sheet",
         {**parts, "hands": hands},
         name,
-        lambda: sheet_pdf_bytes(evening_or_404(evening_id), hands),
+        lambda: sheet_pdf_bytes(view_or_404(evening_id), hands),
         long=printed > LONG_HANDS,
     )
 
 
-def settlement_pdf_bytes(evening: Evening, asked: str | None) -> bytes:
-    """The settlement of ``evening`` as PDF, with the end rule asked for (or its own).
+def settlement_pdf_bytes(current: operations.EveningView, asked: str | None) -> bytes:
+    """The settlement of ``current`` as PDF, with the end rule asked for (or its own).
 
     Games without money print their Striche sheet instead, with the Tagessieger.
     """
-    current = operations.view(evening)
+    evening = current.evening
     if current.variant.keeps_tally:
         return render_pdf(
             "pdf/striche.html",
             language=evening.language,
             current=current,
             highlights=evening_highlights(current),
-            group=table_groups.group_of(evening),
+            group=table_groups.group_of(evening.id),
             **tally_view(current),
         )
     rule = operations.read_end_rule(current, asked)
@@ -219,6 +222,7 @@ def settlement_pdf_bytes(evening: Evening, asked: str | None) -> bytes:
         (s for s in current.variant.option_specs if s.key == current.variant.end_rule_option),
         None,
     )
+    ticks = payments_ticked.ticks_of(evening.id)
     with force_locale(evening.language):
         rounding = {p: exact_money(v, currency) for p, v in result.rounding.items()}
         amounts = [money(p.amount, currency) for p in result.pairwise]
@@ -233,10 +237,10 @@ def settlement_pdf_bytes(evening: Evening, asked: str | None) -> bytes:
         coin=int(Decimal(evening.options.get("coin", "0.01")) * 100),
         rounding=rounding,
         pairwise=pairwise,
-        rows=payments_ticked.payment_rows(result.transfers, payments_ticked.ticks_of(evening))[0],
+        rows=payments_ticked.payment_rows(result.transfers, ticks)[0],
         highlights=evening_highlights(current),
         carry=carried_pots.links(evening.id),
-        group=table_groups.group_of(evening),
+        group=table_groups.group_of(evening.id),
     )
 
 
@@ -253,7 +257,7 @@ def sheet_pdf(evening_id: int) -> BaseResponse:
 @bp.get("/evenings/<int:evening_id>/sheet")
 def sheet_parts_page(evening_id: int) -> str:
     """A long evening's score sheet offered in parts, each its own PDF."""
-    evening = evening_or_404(evening_id)
+    evening = view_or_404(evening_id).evening
     parts = print_keys.evening_print_parts(evening_id)
     assert parts is not None
     return render_template(
@@ -269,12 +273,11 @@ def settlement_printout(evening_id: int) -> Printout:
     if parts is None:
         abort(404)
     asked = request.args.get("end_pot")
-    evening = evening_or_404(evening_id)
     return Printout(
         "settlement",
         {**parts, "end_pot": asked},
-        filename(evening, "settlement", "pdf"),
-        lambda: settlement_pdf_bytes(evening_or_404(evening_id), asked),
+        named(parts["day"], evening_id, "settlement", "pdf"),
+        lambda: settlement_pdf_bytes(view_or_404(evening_id), asked),
     )
 
 
@@ -287,16 +290,16 @@ def settlement_pdf(evening_id: int) -> Response:
 @bp.get("/evenings/<int:evening_id>/hands.csv")
 def hands_csv(evening_id: int) -> Response:
     """Every hand as a spreadsheet row."""
-    evening = evening_or_404(evening_id)
-    data = csv_exports.hands_csv(operations.view(evening))
-    return download(data, "text/csv", filename(evening, "hands", "csv"))
+    current = view_or_404(evening_id)
+    data = csv_exports.hands_csv(current)
+    return download(data, "text/csv", filename(current.evening, "hands", "csv"))
 
 
 @bp.get("/evenings/<int:evening_id>/settlement.csv")
 def settlement_csv(evening_id: int) -> Response:
     """The settlement as a spreadsheet."""
-    evening = evening_or_404(evening_id)
-    current = operations.view(evening)
+    current = view_or_404(evening_id)
+    evening = current.evening
     if current.variant.keeps_tally:
         data = csv_exports.tally_csv(current)
     else:
@@ -308,8 +311,9 @@ def settlement_csv(evening_id: int) -> Response:
 @bp.get("/evenings/<int:evening_id>/export.json")
 def export_json(evening_id: int) -> Response:
     """The whole evening as a JSON archive, for another installation or a backup."""
-    evening = evening_or_404(evening_id)
-    data = json.dumps(evening_archives.export_evening(evening), ensure_ascii=False, indent=1)
+    evening = view_or_404(evening_id).evening
+    archive = evening_archives.archive_of(evening_id)
+    data = json.dumps(archive, ensure_ascii=False, indent=1)
     return download(data, "application/json", filename(evening, "evening", "json"))
 
 
@@ -318,7 +322,8 @@ def close(evening_id: int) -> BaseResponse:
     """Close the evening: it becomes read-only until reopened."""
 
     def make() -> Written[BaseResponse]:
-        operations.set_closed(evening_or_404(evening_id), True, source="page")
+        view_or_404(evening_id)
+        operations.set_closed(evening_id, True, source="page")
         flash(gettext("The evening is closed. Reopen it from the settlement page if needed."))
         return Written(redirect(url_for("settlement.show", evening_id=evening_id), 303))
 
@@ -381,7 +386,8 @@ def reopen(evening_id: int) -> BaseResponse:
     """Reopen a closed evening; the history keeps that it was closed."""
 
     def make() -> Written[BaseResponse]:
-        operations.set_closed(evening_or_404(evening_id), False, source="page")
+        view_or_404(evening_id)
+        operations.set_closed(evening_id, False, source="page")
         flash(gettext("The evening is open again."))
         return Written(redirect(url_for("settlement.show", evening_id=evening_id), 303))
 

@@ -31,21 +31,19 @@ from werkzeug.wrappers import Response
 
 from scorekeeper import operations
 from scorekeeper.core.ledger import HandResult
-from scorekeeper.core.rules import get_variant
 from scorekeeper.core.rules.base import ImplausibleHandError, InvalidInputError, Table
 from scorekeeper.core.rules.rotation import seating_for
 from scorekeeper.core.rules.variant import Variant
 from scorekeeper.db.extensions import db
 from scorekeeper.db.idempotency import MAX_KEY_LENGTH, StoredAnswer, fingerprint
 from scorekeeper.db.kept import store
-from scorekeeper.db.models import Evening
 from scorekeeper.operations import carried_pots
 from scorekeeper.web import access
 from scorekeeper.web.forms import chosen_id, number_or_text
 from scorekeeper.web.hand_forms import hand_form
 from scorekeeper.web.jinja_filters import day
 from scorekeeper.web.json_shapes import text
-from scorekeeper.web.loading import evening_or_404
+from scorekeeper.web.loading import view_or_404
 from scorekeeper.web.tournament_tables import (
     correction_reason,
     needs_reason,
@@ -54,15 +52,6 @@ from scorekeeper.web.tournament_tables import (
 from scorekeeper.web.writing import Answered, Key, Written, write
 
 bp = Blueprint("hands", __name__, url_prefix="/evenings/<int:evening_id>/hands")
-
-
-def load_current(evening_id: int, *, for_writing: bool = False) -> operations.EveningView:
-    """The evening as stored now, replayed, or 404 (``for_writing``: see
-    ``operations.current_view``)."""
-    found = operations.current_view(evening_id, for_writing=for_writing)
-    if found is None:
-        abort(404)
-    return found
 
 
 def new_form(current: operations.EveningView, formdata: object = None) -> object:
@@ -222,7 +211,7 @@ def refuse_token(evening_id: int) -> tuple[str, int]:
     """The table screen with the entry as typed, when its token is longer than any key is
     kept (``idempotency.MAX_KEY_LENGTH``, as the API's ``Idempotency-Key``): nothing is
     read into the request keys, and the entry gets a token of its own to save with."""
-    current = load_current(evening_id)
+    current = view_or_404(evening_id)
     form = hand_form(current.variant).build(current.next_table, formdata=request.form)
     form.token.data = secrets.token_urlsafe(16)
     form.form_errors.append(
@@ -238,7 +227,7 @@ def refuse_token(evening_id: int) -> tuple[str, int]:
 def record(evening_id: int) -> Written[Response | tuple[str, int]]:
     """Check and store the entry as the evening's next hand; refused, the table screen
     shows the entry again with what to fix."""
-    current = load_current(evening_id, for_writing=True)
+    current = view_or_404(evening_id, for_writing=True)
     table = current.next_table
     entry = hand_form(current.variant)
     form = entry.build(table, formdata=request.form)
@@ -276,7 +265,7 @@ def render_conflict(evening_id: int, number: int | None) -> tuple[str, int]:
     """The table screen after an entry met a hand stored as its number (``None``: the
     table it was typed for has changed): what is stored, and the entry as typed, ready to
     save as the next hand with one tap (a new token)."""
-    current = load_current(evening_id)
+    current = view_or_404(evening_id)
     table = current.next_table
     upcoming = operations.next_number(current.evening)
     saved = next((r for r in current.ledger.hands if r.record.number == number), None)
@@ -300,7 +289,7 @@ def keep_expired_entry(evening_id: int) -> tuple[str, int]:
     """The table screen with the entry as typed, after its page's form protection
     expired (a form left open over dinner) or its cookie was lost: nothing is saved, one
     tap on Save sends it again with a fresh protection (``docs/recording.md``)."""
-    current = load_current(evening_id)
+    current = view_or_404(evening_id)
     form = hand_form(current.variant).build(current.next_table, formdata=request.form)
     if not form.token.data:
         form.token.data = secrets.token_urlsafe(16)
@@ -316,7 +305,7 @@ def keep_expired_entry(evening_id: int) -> tuple[str, int]:
 @bp.post("/preview")
 def preview(evening_id: int) -> str:
     """What the hand being entered would pay, as an HTML fragment for the live preview."""
-    current = load_current(evening_id)
+    current = view_or_404(evening_id)
     table = current.next_table
     entry = hand_form(current.variant)
     form = entry.build(table, formdata=request.form)
@@ -373,7 +362,7 @@ def undo(evening_id: int, number: int) -> Response:
 
     def make() -> Written[Response]:
         try:
-            operations.undo_hand(evening_or_404(evening_id), number, version, source="page")
+            operations.undo_hand(evening_id, number, version, source="page")
         except operations.UndoRefusedError as error:
             raise Answered(refused(text(error.message))) from None
         flash(gettext("Hand %(n)s was taken back. The deal goes back to its dealer.", n=number))
@@ -382,15 +371,14 @@ def undo(evening_id: int, number: int) -> Response:
     return write(make)
 
 
-def hand_table(evening: Evening, number: int) -> Table:
+def hand_table(current: operations.EveningView, number: int) -> Table:
     """The table a stored hand was played at, with its dealer."""
-    hand = operations.find_hand(evening, number)
-    seating = seating_for(operations.seating_facts(evening), number)
-    return Table(seating.players, hand.dealer.name)
+    hand = operations.find_hand(current.evening, number)
+    return Table(seating_for(current.seatings, number).players, hand.dealer_name)
 
 
 def render_edit(
-    evening: Evening,
+    current: operations.EveningView,
     number: int,
     form: object,
     *,
@@ -402,17 +390,19 @@ def render_edit(
     """The edit page of one hand with its revision history; ``stale``: the correction
     typed was made to an older version, shown beside the version stored now;
     ``correction_errors``: what is wrong with the organiser's reason, for its field."""
+    evening = current.evening
     page = render_template(
         "hands/edit.html",
-        current=operations.view(evening),
+        current=current,
         hand=operations.find_hand(evening, number),
+        history=operations.history_of(evening.id, number),
         form=form,
         warnings=warnings,
         stale=stale,
         correction_errors=correction_errors,
         # The later evening this one's pot went to: a correction here changes it too.
-        carried_into=operations.get_evening(evening.carried_to) if evening.carried_to else None,
-        **form_context(get_variant(evening.game, evening.variant), hand_table(evening, number)),
+        carried_into=view_or_404(evening.carried_to).evening if evening.carried_to else None,
+        **form_context(current.variant, hand_table(current, number)),
     )
     return page, status
 
@@ -420,30 +410,31 @@ def render_edit(
 @bp.get("/<int:number>/edit")
 def edit(evening_id: int, number: int) -> tuple[str, int]:
     """Correct a hand: the form filled with what is stored, and its history."""
-    evening = evening_or_404(evening_id)
+    current = view_or_404(evening_id)
     try:
-        hand = operations.find_hand(evening, number)
+        hand = operations.find_hand(current.evening, number)
     except operations.NotFoundError:
         abort(404)
-    entry = hand_form(get_variant(evening.game, evening.variant))
-    table = hand_table(evening, number)
+    entry = hand_form(current.variant)
+    table = hand_table(current, number)
     data = {**entry.from_facts(hand.input, table), "dealer": table.dealer}
     form = entry.build(table, data={**data, "version": str(hand.version)})
-    return render_edit(evening, number, form)
+    return render_edit(current, number, form)
 
 
 @bp.post("/<int:number>/edit")
 def update(evening_id: int, number: int) -> Response | tuple[str, int]:
     """Save a corrected hand; a stale form shows what changed meanwhile."""
-    evening = evening_or_404(evening_id)
+    shown = view_or_404(evening_id)
+    evening = shown.evening
     try:
-        table = hand_table(evening, number)
+        table = hand_table(shown, number)
     except operations.NotFoundError:
         abort(404)
-    entry = hand_form(get_variant(evening.game, evening.variant))
+    entry = hand_form(shown.variant)
     form = entry.build(table, formdata=request.form)
     if request.form.get("action") == "suggest" and entry.suggest(form, table):
-        return render_edit(evening, number, form)
+        return render_edit(shown, number, form)
     facts = entry.to_facts(form, table)
     facts.pop("dealer", None)  # a hand's dealer never moves
     version = form.version.data or ""
@@ -451,36 +442,36 @@ def update(evening_id: int, number: int) -> Response | tuple[str, int]:
     if needs_reason(evening, request.form.get("correction")):
         missing = gettext("Say why this finished table is corrected.")
         form.correction_errors = [missing]  # the summary links it to its field
-        return render_edit(evening, number, form, correction_errors=(missing,), status=422)
+        return render_edit(shown, number, form, correction_errors=(missing,), status=422)
     correction = correction_reason(evening, request.form.get("correction"))
 
     def stale() -> tuple[str, int]:
-        form.version.data = str(operations.find_hand(evening_or_404(evening_id), number).version)
-        return render_edit(evening_or_404(evening_id), number, form, stale=True, status=409)
+        now = view_or_404(evening_id)
+        form.version.data = str(operations.find_hand(now.evening, number).version)
+        return render_edit(now, number, form, stale=True, status=409)
 
     def make() -> Written[Response | tuple[str, int]]:
         # A correction saved by another tablet meanwhile, or while this one waited for the
         # evening's lock, makes the version sent stale, and the form says so.
-        current = evening_or_404(evening_id)
         was = carried_on(evening_id)
         try:
-            operations.replace_hand(current, number, facts, source="page", correction=correction)
+            operations.replace_hand(evening_id, number, facts, source="page", correction=correction)
         except operations.StaleVersionError:
             raise Answered(stale) from None
         except ImplausibleHandError as warning:
             entry.place_errors(form, warning.warnings, text)
             raise Answered(
                 lambda: render_edit(
-                    evening_or_404(evening_id), number, form, warnings=True, status=422
+                    view_or_404(evening_id), number, form, warnings=True, status=422
                 )
             ) from None
         except InvalidInputError as error:
             entry.place_errors(form, error.errors, text)
             raise Answered(
-                lambda: render_edit(evening_or_404(evening_id), number, form, status=422)
+                lambda: render_edit(view_or_404(evening_id), number, form, status=422)
             ) from None
         if correction:
-            note_correction(current, number, correction)
+            note_correction(evening, number, correction)
         flash(gettext("Hand %(n)s was corrected.", n=number))
         say_carried_change(evening_id, was)
         return Written(redirect(url_for("evenings.history", evening_id=evening_id), 303))
@@ -500,8 +491,7 @@ def say_carried_change(evening_id: int, was: int | None) -> None:
     link = carried_pots.link_from(evening_id)
     if was is None or link is None or link.pot == was:
         return
-    later = operations.get_evening(link.evening_id)
-    assert later is not None  # evenings are never deleted
+    later = view_or_404(link.evening_id).evening
     flash(
         ngettext(
             "The pot carried into the evening of %(day)s is now %(num)s jeton; it was %(was)s.",
@@ -516,19 +506,19 @@ def say_carried_change(evening_id: int, was: int | None) -> None:
 def keep_expired_correction(evening_id: int, number: int) -> tuple[str, int]:
     """The edit page with the correction as typed, after its form protection expired
     (see ``keep_expired_entry``)."""
-    evening = evening_or_404(evening_id)
+    current = view_or_404(evening_id)
     try:
-        table = hand_table(evening, number)
+        table = hand_table(current, number)
     except operations.NotFoundError:
         abort(404)
-    form = hand_form(get_variant(evening.game, evening.variant)).build(table, formdata=request.form)
+    form = hand_form(current.variant).build(table, formdata=request.form)
     form.form_errors.append(
         gettext(
             "Nothing was saved yet: this page was open a long time. Check the correction and "
             "tap Save once more."
         )
     )
-    return render_edit(evening, number, form, status=400)
+    return render_edit(current, number, form, status=400)
 
 
 @bp.post("/<int:number>/void")
@@ -547,7 +537,7 @@ def void(evening_id: int, number: int) -> Response | tuple[str, int]:
         return answer
 
     def make() -> Written[Response]:
-        evening = evening_or_404(evening_id)
+        evening = view_or_404(evening_id).evening
         if needs_reason(evening, reason):
             raise Answered(
                 back(edit_page, gettext("Say why this finished table's hand is voided."))
@@ -556,7 +546,7 @@ def void(evening_id: int, number: int) -> Response | tuple[str, int]:
         was = carried_on(evening_id)
         try:
             operations.void_hand(
-                evening, number, {"reason": reason}, source="page", correction=correction
+                evening_id, number, {"reason": reason}, source="page", correction=correction
             )
         except operations.NotFoundError:
             abort(404)

@@ -10,11 +10,10 @@ from werkzeug.wrappers import Response
 from scorekeeper import operations
 from scorekeeper.core.rules.base import InvalidInputError
 from scorekeeper.core.settlement import Payment
-from scorekeeper.db.models import Evening
 from scorekeeper.operations import carried_pots, payments_ticked, table_groups
 from scorekeeper.operations.club_statistics import evening_highlights
 from scorekeeper.web.json_shapes import text
-from scorekeeper.web.loading import evening_or_404
+from scorekeeper.web.loading import view_or_404
 from scorekeeper.web.presentation import chart, exact_money, tally_view
 from scorekeeper.web.writing import Answered, Written, write
 
@@ -27,7 +26,7 @@ RULE_FIELD = "end_pot"
 @bp.get("/evenings/<int:evening_id>/settlement")
 def show(evening_id: int) -> str:
     """The settlement with the evening's end rule, or the one chosen on the page."""
-    return render_page(evening_or_404(evening_id), request.args.get(RULE_FIELD))
+    return render_page(view_or_404(evening_id), request.args.get(RULE_FIELD))
 
 
 @bp.post("/evenings/<int:evening_id>/settlement/ticks")
@@ -44,16 +43,16 @@ def tick(evening_id: int) -> Response | tuple[str, int]:
     amount = 0 if untick else form.get("amount", 0, type=int)
 
     def make() -> Written[Response | tuple[str, int]]:
-        evening = evening_or_404(evening_id)
+        current = view_or_404(evening_id)
         try:
             if untick:
-                payments_ticked.untick(evening, payer, payee)
+                payments_ticked.untick(current, payer, payee)
             else:
-                payments_ticked.tick(evening, payer, payee, amount, rule=rule)
+                payments_ticked.tick(current, payer, payee, amount, rule=rule)
         except InvalidInputError as error:
             problems = [text(m) for messages in error.errors.values() for m in messages]
             raise Answered(
-                lambda: (render_page(evening_or_404(evening_id), rule, problems=problems), 422)
+                lambda: (render_page(view_or_404(evening_id), rule, problems=problems), 422)
             ) from None
         target = url_for("settlement.show", evening_id=evening_id, end_pot=rule, _anchor="payments")
         return Written(redirect(target))
@@ -61,15 +60,17 @@ def tick(evening_id: int) -> Response | tuple[str, int]:
     return write(make)
 
 
-def render_page(evening: Evening, asked: str | None, problems: list[str] | None = None) -> str:
-    """The page for ``evening`` with the rule ``asked`` (ignored unless it is a valid one)."""
-    current = operations.view(evening)
+def render_page(
+    current: operations.EveningView, asked: str | None, problems: list[str] | None = None
+) -> str:
+    """The page for ``current`` with the rule ``asked`` (ignored unless it is a valid one)."""
+    evening = current.evening
     if current.variant.keeps_tally:
         return render_template(
             "evenings/striche.html",
             current=current,
             highlights=evening_highlights(current),
-            group=table_groups.group_of(evening),
+            group=table_groups.group_of(evening.id),
             **tally_view(current),
         )
     try:
@@ -80,7 +81,7 @@ def render_page(evening: Evening, asked: str | None, problems: list[str] | None 
     parties = [p for p in current.all_players if p in result.net]
     parties += [p for p in result.net if p not in parties]
     rows, orphans = payments_ticked.payment_rows(
-        result.transfers, payments_ticked.ticks_of(evening)
+        result.transfers, payments_ticked.ticks_of(evening.id)
     )
     options = evening.options
     currency = options.get("currency", "")
@@ -106,7 +107,7 @@ def render_page(evening: Evening, asked: str | None, problems: list[str] | None 
         problems=problems or [],
         highlights=evening_highlights(current),
         carry=carried_pots.links(evening.id),
-        group=table_groups.group_of(evening),
+        group=table_groups.group_of(evening.id),
     )
 
 

@@ -208,7 +208,7 @@ def evening_and_choice(
 ) -> tuple[Evening, int | None]:
     """The evening a PUT changes (or 404) and the number its body chooses under ``key``,
     which must be said, as null for none (``refusal`` when it is not)."""
-    evening = operations.get_evening(evening_id)
+    evening = operations.evening_row(evening_id)
     if evening is None:
         abort(404, description=gettext("There is no evening %(id)s.", id=evening_id))
     if not isinstance(raw, dict) or key not in raw:
@@ -247,10 +247,10 @@ def put_carried_pot(evening_id: int) -> Response:
             evening_id, raw, "carried_from", msg("Say which evening's pot, or null for none.")
         )
         if earlier is None:
-            carried_pots.remove_link(evening, source="api")
+            carried_pots.remove_link(evening.id, source="api")
         else:
-            carried_pots.carry_into(evening, earlier, source="api")
-        link = evening.carried
+            carried_pots.carry_into(evening.id, earlier, source="api")
+        link = carried_pots.link_into(evening_id)
         return Written(
             jsonify(
                 {

@@ -300,8 +300,8 @@ def put_in(group_id: int) -> Response | tuple[str, int]:
         group = load(group_id)
         chosen = form.evening.data or ""
         number = chosen_id(chosen)
-        evening = operations.get_evening(number) if number is not None else None
-        if evening is None or table_groups.group_of(evening) is not None:
+        evening = operations.evening_row(number) if number is not None else None
+        if evening is None or table_groups.group_of(evening.id) is not None:
             form.evening.errors = [gettext("Choose an evening from the list.")]
             raise Answered(lambda: (render_group(load(group_id), {"evening": form}), 422))
         table_groups.put_in_group(evening, group)
@@ -317,10 +317,10 @@ def take_out(group_id: int, evening_id: int) -> Response:
 
     def make() -> Written[Response]:
         group = load(group_id)
-        evening = operations.get_evening(evening_id)
+        evening = operations.evening_row(evening_id)
         if evening is None:
             abort(404)
-        found = table_groups.group_of(evening)
+        found = table_groups.group_of(evening.id)
         if found is not None and found.id == group.id:
             try:
                 table_groups.put_in_group(evening, None)
@@ -339,14 +339,16 @@ def without_carried_pot(group_id: int, evening_id: int) -> Response | tuple[str,
 
     def make() -> Written[Response | tuple[str, int]]:
         group = load(group_id)
-        evening = operations.get_evening(evening_id)
-        found = table_groups.group_of(evening) if evening is not None else None
-        if evening is None or found is None or found.id != group.id:
+        current = operations.current_view(evening_id)
+        found = table_groups.group_of(evening_id) if current is not None else None
+        if current is None or found is None or found.id != group.id:
             abort(404)
+        evening = current.evening
         came_from = evening.carried_from
-        earlier = operations.get_evening(came_from) if came_from is not None else None
-        if earlier is not None:
-            if evening.hand_count:
+        before = operations.current_view(came_from) if came_from is not None else None
+        if before is not None:
+            earlier = before.evening
+            if evening.hands:
                 played = msg("Hands were played with that pot, so it stays with this evening.")
                 refusal = InvalidSettingsError.single("carried_from", played)
                 raise evening_refused(group_id, evening_id, refusal)
@@ -358,7 +360,7 @@ def without_carried_pot(group_id: int, evening_id: int) -> Response | tuple[str,
                 refusal = InvalidSettingsError.single("carried_from", closed)
                 raise evening_refused(group_id, evening_id, refusal)
             try:
-                carried_pots.remove_link(evening, source="page")
+                carried_pots.remove_link(evening_id, source="page")
             except InvalidInputError as error:
                 raise evening_refused(group_id, evening_id, error) from None
             flash(
