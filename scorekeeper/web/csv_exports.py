@@ -8,6 +8,8 @@ and stay numbers; text that starts like a formula is shown as text.
 
 from __future__ import annotations
 
+import csv
+import io
 from collections.abc import Iterable, Sequence
 from decimal import Decimal
 from typing import Any
@@ -18,32 +20,46 @@ from scorekeeper.operations import EveningView
 
 #: What a spreadsheet reads as the start of a formula (or skips to find one).
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-#: What makes a CSV cell need quotes.
-NEEDS_QUOTES = frozenset(',"\r\n')
 
 
-def csv_cell(value: object) -> str:
-    """One cell: a number as it is; a text quoted if it must be, and one a spreadsheet
-    would read as a formula behind a single quote, and quoted.
+def safe_cell(value: object) -> int | Decimal | str:
+    r"""One cell as the writer is given it: a number (``int``, ``Decimal``) as it is, any
+    other value as text, behind a single quote when a spreadsheet would read it as a
+    formula. The type decides, not the looks: the text ``-4`` (a name) is guarded, the
+    number -4 is not.
 
-    >>> csv_cell(-4), csv_cell(Decimal("-1.20")), csv_cell("Anna"), csv_cell("Müller, A.")
-    ('-4', '-1.20', 'Anna', '"Müller, A."')
-    >>> print(csv_cell('=HYPERLINK("http://x")'), csv_cell("-2+3"), repr(csv_cell(None)))
-    "'=HYPERLINK(""http://x"")" "'-2+3" ''
+    >>> safe_cell(-4), safe_cell(Decimal("-1.20")), safe_cell("Anna"), safe_cell(None)
+    (-4, Decimal('-1.20'), 'Anna', '')
+    >>> safe_cell('=HYPERLINK("http://x")'), safe_cell("-2+3"), safe_cell("-4")
+    ('\'=HYPERLINK("http://x")', "'-2+3", "'-4")
     """
     if isinstance(value, int | Decimal):
-        return str(value)
+        return value
     text = "" if value is None else str(value)
-    if text.startswith(FORMULA_STARTS):
-        return '"' + ("'" + text).replace('"', '""') + '"'
-    if NEEDS_QUOTES.intersection(text):
-        return '"' + text.replace('"', '""') + '"'
-    return text
+    return "'" + text if text.startswith(FORMULA_STARTS) else text
 
 
 def csv_text(rows: Iterable[Sequence[object]]) -> str:
-    """Rows of cells as CSV (comma, CRLF, as Python's ``csv`` module writes it)."""
-    return "".join(",".join(csv_cell(value) for value in row) + "\r\n" for row in rows)
+    r"""Rows of cells as CSV, written by Python's ``csv`` module: comma, CRLF, and every
+    text cell in double quotes (``QUOTE_NONNUMERIC``), every number bare.
+
+    OWASP asks that a cell guarded with a single quote be quoted as well; the ``csv``
+    module (Python 3.11) cannot quote single cells, so every text cell is quoted. That
+    also keeps a text whole for a spreadsheet that splits lines at another separator (a
+    semicolon, as Excel does under German regional settings): ``Anna;=1+1`` stays one
+    cell and cannot start a formula of its own. Numbers stay bare so every spreadsheet
+    reads them as numbers (``QUOTE_ALL`` would quote them too, and a spreadsheet told to
+    read quoted fields as text would take the amounts for text). ``safe_cell`` hands the
+    writer only ``int`` and ``Decimal`` as numbers, which ``QUOTE_NONNUMERIC`` leaves bare
+    (it quotes what is not a number; ``Decimal`` counts as one).
+
+    >>> csv_text([["Anna", -4, Decimal("-1.20")], ["=1+1", "-4", "Anna;=1+1"], []])
+    '"Anna",-4,-1.20\r\n"\'=1+1","\'-4","Anna;=1+1"\r\n\r\n'
+    """
+    out = io.StringIO()
+    writer = csv.writer(out, quoting=csv.QUOTE_NONNUMERIC, lineterminator="\r\n")
+    writer.writerows([safe_cell(value) for value in row] for row in rows)
+    return out.getvalue()
 
 
 def money(cents: int) -> Decimal:

@@ -215,9 +215,9 @@ def test_the_season_downloads(client: FlaskClient, create_evening: Callable[...,
     assert csv.status_code == 200
     assert csv.mimetype == "text/csv"
     lines = csv.text.splitlines()
-    assert lines[0].startswith("Member,Game,Unit,Currency,Evenings")
+    assert lines[0].startswith('"Member","Game","Unit","Currency","Evenings"')
     assert len(lines) == 5
-    assert any(line.startswith('"\'=1+1",Troggen,Jetons,CHF,1,3,') for line in lines)
+    assert any(line.startswith('"\'=1+1","Troggen","Jetons","CHF",1,3,') for line in lines)
     assert not any(line.startswith("=") for line in lines)
     pdf = client.get(f"/groups/{group}/season.pdf{query}", headers=EN)
     assert pdf.status_code == 200
@@ -240,7 +240,7 @@ def test_the_season_downloads(client: FlaskClient, create_evening: Callable[...,
         assert "sort=person" in links[ext]
         assert "order=asc" in links[ext]
     rows = client.get(links["csv"], headers=EN).text.splitlines()[1:]
-    assert [row.split(",")[0] for row in rows] == ['"\'=1+1"', "Bert", "Clara", "Dora"]
+    assert [row.split(",")[0] for row in rows] == ['"\'=1+1"', '"Bert"', '"Clara"', '"Dora"']
 
 
 def test_a_members_page_and_a_comparison(

@@ -74,7 +74,7 @@ def test_the_spreadsheet_keeps_each_currency_together_in_the_order_asked(
     )
     assert csv.status_code == 200
     currencies = [line.split(",")[3] for line in csv.text.splitlines()[1:]]
-    assert currencies == ["CHF"] * 4 + ["EUR"] * 4
+    assert currencies == ['"CHF"'] * 4 + ['"EUR"'] * 4
     for block in (csv.text.splitlines()[1:5], csv.text.splitlines()[5:]):
         money = [float(line.split(",")[6]) for line in block]
         assert money == sorted(money, reverse=True)

@@ -1,5 +1,6 @@
 """The CSV exports are safe in a spreadsheet: text that starts like a formula is shown as
-text, numbers stay numbers (``exports.csv_cell``, docs/hall-safety.md "CSV exports")."""
+text, numbers stay numbers (``csv_exports.safe_cell`` and ``csv_text``, docs/hall-safety.md
+"CSV exports")."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from flask.testing import FlaskClient
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scorekeeper.web.csv_exports import FORMULA_STARTS, csv_cell, csv_text
+from scorekeeper.web.csv_exports import FORMULA_STARTS, csv_text
 from tests.web.tournament_support import ok
 
 #: Player names a guest might type to make a spreadsheet run something (at most 40 long).
@@ -143,9 +144,15 @@ def test_each_formula_start_is_neutralised_and_numbers_are_not() -> None:
         text = csv_text([[f"{start}X", -4, Decimal("-1.20")]])
         assert text.startswith('"')
         assert rows(text) == [[f"'{start}X", "-4", "-1.20"]]
-    assert csv_cell(Decimal("-0.05")) == "-0.05"
-    assert csv_cell(-4) == "-4"
-    assert csv_cell("-4") == '"\'-4"'  # a text, as a name would be
+    # Numbers bare, every text quoted; a text "-4" (a name) is guarded, the number is not.
+    assert csv_text([[Decimal("-0.05"), -4, "-4", "Anna"]]) == '-0.05,-4,"\'-4","Anna"\r\n'
+
+
+def test_a_text_with_a_semicolon_stays_one_quoted_cell() -> None:
+    """A spreadsheet that splits at semicolons still keeps the quoted cell whole."""
+    text = csv_text([["Anna;=1+1", -4]])
+    assert text == '"Anna;=1+1",-4\r\n'
+    assert list(csv.reader(io.StringIO(text, newline=""), delimiter=";")) == [["Anna;=1+1,-4"]]
 
 
 TEXT = st.text(st.sampled_from(list("ab ,\"'=+-@\t\r\n;|ü")), max_size=8)
@@ -166,5 +173,5 @@ def test_the_cells_read_back_as_written_with_formulas_shown_as_text(
     harmless = [[c for c in row if not str(c).startswith(FORMULA_STARTS)] for row in table]
     harmless = [row for row in harmless if len(row) >= 2]
     out = io.StringIO()
-    csv.writer(out).writerows(harmless)
+    csv.writer(out, quoting=csv.QUOTE_NONNUMERIC).writerows(harmless)
     assert csv_text(harmless) == out.getvalue()  # as the csv module writes them

@@ -168,9 +168,13 @@ def test_hands_csv(client: FlaskClient, evening: int) -> None:
 def test_settlement_csv(client: FlaskClient, evening: int) -> None:
     api = client.get(f"/api/v1/evenings/{evening}/settlement").json
     text = client.get(f"/evenings/{evening}/settlement.csv").text
+    assert text.startswith('"party","units","money (CHF)"\r\n')  # text quoted
+    table = list(csv.reader(io.StringIO(text, newline="")))
+    parties = {row[0]: row[2] for row in table[1 : table.index([])]}  # before the payments
     for player, amount in api["net"].items():
-        assert f"{player}," in text
-        assert amount in text
+        assert parties[player] == amount
+        assert f'"{player}",' in text  # a name quoted, an amount bare: a number
+        assert f",{amount}\r\n" in text
 
 
 def test_export_then_import_gives_the_same_ledger_and_settlement(
