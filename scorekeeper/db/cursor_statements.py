@@ -4,7 +4,7 @@ Recording a hand reads the evening's news (``facts.NEWS``) and inserts the hand
 (``hands.ADD_HAND``); on SQLite it first takes the write lock (``BEGIN IMMEDIATE``). For
 statements this small, SQLAlchemy's execution (its execution context, result and row
 objects) costs more than the database's own work: run on the driver's cursor instead,
-the three save a tenth of the instructions a whole recorded hand takes (``bench/README.md``).
+the three save a tenth of the instructions a whole recorded hand takes (``docs/decisions.md``).
 
 A ``Direct`` statement is compiled once per dialect, and converts parameters and rows with
 the type processors SQLAlchemy uses for that dialect, so values are written and read

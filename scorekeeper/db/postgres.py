@@ -5,7 +5,7 @@
   insert of a hand) have one good plan whatever evening they are run for. Left to choose,
   the server planned the hand's insert anew for every hand (it judged the plan for the
   values given cheaper than the generic one): about 0.15 to 0.3 ms of its processor time
-  per hand, a fifth of what the server spends on a recorded hand (``bench/README.md``).
+  per hand, a fifth of what the server spends on a recorded hand (``docs/decisions.md``).
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 Most writes change mapped objects through the ORM session (``db.session``). Recording a
 hand into a casual evening, what a hall of tablets does most, needs none: its statements
 run on the driver's cursor (``direct``). For it the session's own begin, commit and
-close cost about a fourteenth of the request's instructions (``bench/README.md``), so it
+close cost about a fourteenth of the request's instructions (``docs/decisions.md``), so it
 runs in a ``Plain`` unit of work on a connection of the app's engine instead (``plain``).
 
 Both offer what the writes need: ``connection()``, ``commit()``, ``rollback()`` and
