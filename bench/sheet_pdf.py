@@ -41,7 +41,7 @@ from pypdf import PdfReader
 
 from scorekeeper import create_app, operations
 from scorekeeper.db.extensions import db
-from scorekeeper.web.blueprints.exports import sheet_html, sheet_pdf_bytes
+from scorekeeper.web.evenings.exports import sheet_html, sheet_pdf_bytes
 
 RUNS = 3
 NAMES = [

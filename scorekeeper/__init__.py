@@ -176,22 +176,13 @@ def configure_engine(engine: Engine) -> None:
 
 def register_blueprints(app: Flask) -> None:
     """The JSON API and the pages."""
-    from scorekeeper.web.blueprints import (
-        access_pages,
-        api,
-        backups,
-        errors,
-        evenings,
-        exports,
-        guard,
-        hands,
-        installation,
-        players,
-        settlement,
-        tools,
-    )
+    from scorekeeper.web import errors, guard
+    from scorekeeper.web import managed as installation
     from scorekeeper.web.club import api as groups_api
     from scorekeeper.web.club import pages as groups
+    from scorekeeper.web.evenings import api, exports, hands, settlement
+    from scorekeeper.web.evenings import pages as evenings
+    from scorekeeper.web.installation import access_pages, backups, players, tools
     from scorekeeper.web.tournament_tables import evening_title, table_info
     from scorekeeper.web.tournaments import api as tournament_api
     from scorekeeper.web.tournaments import pages as tournaments

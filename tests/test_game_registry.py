@@ -17,7 +17,7 @@ from scorekeeper.core.rules.variant import Variant
 from scorekeeper.core.sheet_codes import CODERS, game_codes
 from scorekeeper.core.statistics.figures import CONTRACTS, MISERE_PLACES
 from scorekeeper.core.statistics.reading import EISTEN_STALDEN
-from scorekeeper.web.hand_forms import hand_form
+from scorekeeper.web.evenings.hand_forms import hand_form
 
 
 @pytest.mark.parametrize("key", sorted(VARIANTS), ids="/".join)

@@ -1,5 +1,7 @@
 """The package's layers import one way only (docs/architecture.md "Layers"): core < db <
 operations < web < server < the package root, whose ``create_app`` nothing imports.
+Inside ``web/`` the shell (the modules beside the feature packages) imports no feature,
+and the features import each other one way: evenings < club < tournaments < installation.
 
 The AST is read, so an import inside a function counts as much as one at the top. Such a
 function-local import of the package's own modules can hide a circle: the app factory's
@@ -13,6 +15,8 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "scorekeeper"
 LAYERS = ("core", "db", "operations", "web", "server")
+#: The feature packages of ``web/``, each importing only those before it.
+FEATURES = ("evenings", "club", "tournaments", "installation")
 #: The only function-local imports of our own modules, by importing module and what it
 #: imports: the package root's ``create_app`` imports the layers it assembles when called,
 #: since importing ``scorekeeper.core`` runs the root's module, which must not load the app.
@@ -21,7 +25,8 @@ LOCAL = {
     ("scorekeeper", "scorekeeper.db.models"),
     ("scorekeeper", "scorekeeper.db.tournament_models"),
     ("scorekeeper", "scorekeeper.db"),
-    ("scorekeeper", "scorekeeper.web.blueprints"),
+    ("scorekeeper", "scorekeeper.web.evenings"),
+    ("scorekeeper", "scorekeeper.web.installation"),
     ("scorekeeper", "scorekeeper.web.tournament_tables"),
     ("scorekeeper", "scorekeeper.web"),
     ("scorekeeper", "scorekeeper.web.tournaments"),
@@ -129,3 +134,58 @@ def test_no_module_imports_itself_round_a_circle() -> None:
                 seen.add(module)
                 todo.extend(graph.get(module, ()))
     assert circles == []
+
+
+def feature(module: str) -> int | None:
+    """The feature of a ``web`` module, by its place in ``FEATURES``; None for the shell
+    (and for modules outside ``web``)."""
+    parts = module.split(".")
+    if len(parts) > 2 and parts[1] == "web" and parts[2] in FEATURES:
+        return FEATURES.index(parts[2])
+    return None
+
+
+def web_imports() -> list[tuple[str, str, int]]:
+    """(importer, imported, line) for every import in ``web`` of a ``web`` module, at any
+    depth; ``from scorekeeper.web import pdf`` counts as importing ``scorekeeper.web.pdf``."""
+    found = []
+    for path in sorted((PACKAGE / "web").rglob("*.py")):
+        importer = module_name(path)
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith(
+                "scorekeeper.web"
+            ):
+                found.extend((importer, f"{node.module}.{a.name}", node.lineno) for a in node.names)
+            elif isinstance(node, ast.Import):
+                found.extend(
+                    (importer, a.name, node.lineno)
+                    for a in node.names
+                    if a.name.startswith("scorekeeper.web")
+                )
+    return found
+
+
+def runs_wrong(importer: str, imported: str) -> bool:
+    """Whether an import in ``web`` runs the wrong way: the shell naming a feature, or a
+    feature a later one."""
+    other = feature(imported)
+    if other is None:
+        return False
+    own = feature(importer)
+    return own is None or other > own
+
+
+def test_the_web_shell_imports_no_feature_and_features_import_one_way() -> None:
+    wrong = [
+        f"{importer}:{line} imports {imported}"
+        for importer, imported, line in web_imports()
+        if runs_wrong(importer, imported)
+    ]
+    assert wrong == []
+
+
+def test_an_import_running_the_wrong_way_is_seen() -> None:
+    assert runs_wrong("scorekeeper.web.writing", "scorekeeper.web.evenings.hands.keep")
+    assert runs_wrong("scorekeeper.web.evenings.api", "scorekeeper.web.tournaments.api.body")
+    assert not runs_wrong("scorekeeper.web.tournaments.api", "scorekeeper.web.evenings.api.x")
+    assert not runs_wrong("scorekeeper.web.evenings.api", "scorekeeper.web.bodies.body")

@@ -3,7 +3,7 @@
 Several parts of the app remember what they read or derived from the database: evenings
 replayed (``operations.snapshots``), evenings known to be casual ones
 (``web.tournament_tables``), tournament tables replayed (``operations.tournament_results``)
-and blank hand forms (``web.blueprints.hands``). Each keeps its store here under its own
+and blank hand forms (``web.evenings.hands``). Each keeps its store here under its own
 name: a ``cachetools.LRUCache`` where only the most recently used are kept. When the
 database is replaced under a running app (restoring a database file), everything
 remembered of the old one must go at once, since an id may now name another evening:

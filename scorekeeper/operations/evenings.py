@@ -233,7 +233,7 @@ def read_end_rule(current: EveningView, value: str | None) -> str | None:
 
 
 #: Where a unit of work notes the evenings it closed (by id): once it commits, the shell
-#: asks for their printouts ahead (``web/blueprints/exports.py``).
+#: asks for their printouts ahead (``web/evenings/exports.py``).
 CLOSED = "closed_evenings"
 
 

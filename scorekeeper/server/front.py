@@ -69,7 +69,7 @@ SOCKET_PATH_MAX = 100
 CONNECTIONS_MAX = 4096
 
 #: What the front says for the errors it answers itself: (status, field of the API's error
-#: shape, English, German). 413 speaks as the app's own handler does (``blueprints.errors``).
+#: shape, English, German). 413 speaks as the app's own handler does (``web.errors``).
 ERRORS: dict[int, tuple[str, str, str, str]] = {
     400: (
         "Bad Request",

@@ -1,5 +1,8 @@
-"""The pages and the JSON API: blueprints, forms, hand forms, JSON shapes, the OpenAPI
-document, PDF and CSV rendering, formatting for templates, and who may reach what.
+"""The pages and the JSON API, by feature: ``evenings``, ``club``, ``tournaments`` and
+``installation``, each a package from its pages down to what they show; beside them the
+shell every feature uses (the check before every request, error answers, the one way a
+view writes, forms, bodies, JSON shapes, PDF rendering, template filters, who may reach
+what).
 
 Views parse input, call the operations and render (docs/architecture.md "Layers").
 """

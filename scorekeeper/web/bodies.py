@@ -9,14 +9,21 @@ for a single request, and three at once held every worker. So every address take
 is read: by the front (scripts/start writes the same limits into its configuration,
 ``server.front``) and by the app (``Request.max_content_length``, set before the CSRF
 check and any view reads the form), so the direct servers hold it as well.
+
+A JSON body is read by ``body`` for every part of the API alike.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
-from flask import Flask, current_app, request
+from flask import Flask, abort, current_app, request
+
+from scorekeeper.core import json_limits
+from scorekeeper.web import json_shapes
+from scorekeeper.web.answers import reply
 
 #: Every request but an upload: far more than any hand, evening or setting.
 BODY_MAX_BYTES = 64 * 1024
@@ -60,3 +67,33 @@ def register(app: Flask) -> None:
     run before every ``before_request``, the CSRF check's included)."""
     app.config.setdefault("BODY_MAX_BYTES", BODY_MAX_BYTES)
     app.url_value_preprocessor(set_limit)
+
+
+class BadJSONError(Exception):
+    """The body is not JSON at all (400)."""
+
+
+def body() -> Any:
+    """The request's JSON body; an empty body is an empty object.
+
+    A body nesting deeper than ``json_limits.MAX_DEPTH`` is refused with 400 before it is
+    parsed (``docs/hall-safety.md``). Text that is not Unicode (a lone surrogate such as
+    ``"\\ud800"``, which JSON can spell but no database can store) is refused like any
+    other body that is not JSON.
+    """
+    raw = request.get_data(cache=True)
+    if not raw:
+        return {}
+    try:
+        json_limits.check_body(raw)
+    except json_limits.TooDeepError as error:
+        abort(reply({"errors": json_shapes.errors_json(error.errors)}, 400))
+    try:
+        data = request.get_json(force=True, silent=True)
+        if data is not None:
+            json.dumps(data, ensure_ascii=False).encode()
+    except (RecursionError, UnicodeEncodeError):
+        raise BadJSONError from None
+    if data is None:
+        raise BadJSONError
+    return data

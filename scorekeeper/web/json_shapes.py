@@ -12,6 +12,7 @@ from scorekeeper.core.money import cents_to_str, exact_to_str
 from scorekeeper.core.rules.base import Message
 from scorekeeper.core.rules.eisten_stalden import leaders
 from scorekeeper.core.settlement import Payment, Settlement
+from scorekeeper.core.statistics import Highlights
 from scorekeeper.db.models import HandRevision
 from scorekeeper.operations import EveningSummary, EveningView
 from scorekeeper.operations.facts import EveningFacts, HandFact
@@ -203,3 +204,21 @@ def revision_json(revision: HandRevision) -> dict[str, Any]:
     if revision.reason:
         out["correction"] = revision.reason
     return out
+
+
+def highlights_json(found: Highlights) -> dict[str, Any]:
+    """An evening's highlights (null where the game has none, a pot for instance)."""
+    pot, run, best, bids = found.biggest_pot, found.longest_carry, found.best_hand, found.most_bids
+    return {
+        "biggest_pot": pot
+        and {"hand": pot.hand, "amount": pot.amount, "winner": pot.winner, "partner": pot.partner},
+        "longest_carry": run
+        and {
+            "first_hand": run.first_hand,
+            "last_hand": run.last_hand,
+            "hands": run.hands,
+            "pot": run.pot,
+        },
+        "best_hand": best and {"hand": best.hand, "player": best.player, "amount": best.amount},
+        "most_bids": bids and {"players": list(bids.players), "hands": bids.hands},
+    }

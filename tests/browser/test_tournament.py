@@ -26,8 +26,8 @@ from tests.browser.conftest import (
 from tests.browser.test_flow import choose
 from tests.browser.test_table_screen import IN_VIEW
 from tests.conftest import sqlite_only
-from tests.web.tournament_support import NAMES as ALL_NAMES
-from tests.web.tournament_support import (
+from tests.web.tournaments.support import NAMES as ALL_NAMES
+from tests.web.tournaments.support import (
     PASSWORD,
     create_tournament,
     draw,

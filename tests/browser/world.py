@@ -21,7 +21,7 @@ from scorekeeper.core.validation import NAME_LENGTH
 from scorekeeper.db.extensions import db
 from scorekeeper.operations import payments_ticked
 from tests.browser.conftest import LiveServer
-from tests.web.tournament_support import PASSWORD, setup_body
+from tests.web.tournaments.support import PASSWORD, setup_body
 
 #: The longest name the app takes, of words a phone's column can hold.
 LONG = "Maximiliane Kalbermatten-Zurbriggen Roth"

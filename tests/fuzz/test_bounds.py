@@ -24,8 +24,8 @@ from scorekeeper.core.validation import NAME_LENGTH, TEXT_LENGTH, VOID_LENGTH
 from scorekeeper.operations.tournament_setup import NAME_OF_TOURNAMENT_LENGTH
 from tests.conftest import sqlite_only
 from tests.fuzz.world import EveningInfo, World, without_counted
-from tests.web.test_pages import NEW as PAGE_NEW
-from tests.web.tournament_support import NAMES, create_tournament, draw, ok, play, register, start
+from tests.web.evenings.test_pages import NEW as PAGE_NEW
+from tests.web.tournaments.support import NAMES, create_tournament, draw, ok, play, register, start
 
 #: The fuzzers' world is a SQLite file of its own, put back after every change (world.py).
 pytestmark = sqlite_only

@@ -20,7 +20,7 @@ import pytest
 
 from scorekeeper.web.openapi import spec
 from tests.live.conftest import Server, StartServer, Tablet
-from tests.web.tournament_support import setup_body
+from tests.web.tournaments.support import setup_body
 
 #: Cases per operation and phase; the seed makes the cases repeatable.
 EXAMPLES = 15

@@ -7,7 +7,7 @@ import time
 
 from scorekeeper.web.access import REVOKED_CHECK_SECONDS
 from tests.live.conftest import StartServer, Tablet
-from tests.web.tournament_support import setup_body
+from tests.web.tournaments.support import setup_body
 
 
 def test_a_logout_ends_the_token_on_every_worker(start_server: StartServer) -> None:

@@ -18,7 +18,7 @@ from urllib.parse import urlsplit
 
 from tests.conftest import PLAYERS4
 from tests.live.conftest import Answer, Server, StartServer, Tablet
-from tests.web.tournament_support import PASSWORD, setup_body
+from tests.web.tournaments.support import PASSWORD, setup_body
 
 GUESSES = 40
 

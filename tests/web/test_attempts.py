@@ -23,7 +23,7 @@ from scorekeeper import create_app
 from scorekeeper.db.extensions import db
 from scorekeeper.db.models import LoginAttempt
 from scorekeeper.web import access
-from tests.web.tournament_support import EN, NAMES, PASSWORD, create_tournament, draw, ok, register
+from tests.web.tournaments.support import EN, NAMES, PASSWORD, create_tournament, draw, ok, register
 
 PIN = "4711"
 DELAYED_PIN = "Many wrong PINs were tried on this installation"

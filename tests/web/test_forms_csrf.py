@@ -24,7 +24,7 @@ from scorekeeper.db.extensions import db
 from scorekeeper.operations import payments_ticked
 from tests.conftest import PLAYERS4, PLAYERS5
 from tests.test_security import inline_code
-from tests.web.tournament_support import NAMES, create_tournament, draw, register, start
+from tests.web.tournaments.support import NAMES, create_tournament, draw, register, start
 
 #: Files, not pages: linked from the pages, but they hold no forms.
 DOWNLOAD_SUFFIXES = (".pdf", ".csv", ".json", ".zip", ".ico")

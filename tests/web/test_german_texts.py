@@ -23,7 +23,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from pypdf import PdfReader
 
-from tests.web.tournament_support import (
+from tests.web.tournaments.support import (
     close,
     create_tournament,
     draw,

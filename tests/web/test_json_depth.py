@@ -15,7 +15,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorekeeper.core.json_limits import MAX_DEPTH
-from tests.web.tournament_support import create_tournament, ok
+from tests.web.tournaments.support import create_tournament, ok
 
 
 @pytest.fixture

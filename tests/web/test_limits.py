@@ -31,8 +31,8 @@ from scorekeeper.operations.tournament_setup import (
     NAME_OF_TOURNAMENT_LENGTH,
 )
 from tests.conftest import PLAYERS4
-from tests.web.test_pages import NEW as PAGE_NEW
-from tests.web.tournament_support import (
+from tests.web.evenings.test_pages import NEW as PAGE_NEW
+from tests.web.tournaments.support import (
     NAMES,
     create_tournament,
     draw,

@@ -18,7 +18,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorekeeper.web import printouts
-from scorekeeper.web.blueprints import exports
+from scorekeeper.web.evenings import exports
 from scorekeeper.web.printouts import PrintCache
 
 HAND = {"contract": "einfach", "bidder": "Anna", "points": 41}

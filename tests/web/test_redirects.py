@@ -15,7 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from scorekeeper.web.redirects import is_local_path, safe_next
-from tests.web.tournament_support import PASSWORD, create_tournament
+from tests.web.tournaments.support import PASSWORD, create_tournament
 
 PIN = "2468"
 

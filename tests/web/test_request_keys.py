@@ -19,7 +19,7 @@ from scorekeeper.db.extensions import db
 from scorekeeper.db.models import IdempotentResponse
 from scorekeeper.web import writing
 from tests.conftest import PLAYERS4
-from tests.web.tournament_support import EN, setup_body
+from tests.web.tournaments.support import EN, setup_body
 
 Snapshot = Callable[[], dict[str, list[tuple[Any, ...]]]]
 

@@ -18,9 +18,9 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper.web.blueprints.guard import FIXED_BY_TOURNAMENT, PUBLIC, TABLE_ENDPOINTS
-from scorekeeper.web.blueprints.installation import MANAGED
-from tests.web.tournament_support import PASSWORD, create_tournament, draw, register, start
+from scorekeeper.web.guard import FIXED_BY_TOURNAMENT, PUBLIC, TABLE_ENDPOINTS
+from scorekeeper.web.managed import MANAGED
+from tests.web.tournaments.support import PASSWORD, create_tournament, draw, register, start
 
 ROOT = Path(__file__).resolve().parents[2]
 PIN = "246810"
@@ -86,7 +86,7 @@ class Installation:
         laptop.put(f"/api/v1/evenings/{self.evening}/group", json={"group": self.group})
         self.member = laptop.get(f"/api/v1/groups/{self.group}").json["members"][0]["id"]
         self.tournament = create_tournament(laptop, rounds=2)
-        from tests.web.tournament_support import NAMES
+        from tests.web.tournaments.support import NAMES
 
         register(laptop, self.tournament, NAMES[:8])
         draw(laptop, self.tournament)

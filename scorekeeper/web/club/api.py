@@ -20,12 +20,12 @@ from scorekeeper.db.models import Evening, Member, TableGroup
 from scorekeeper.operations import carried_pots, club_statistics, table_groups
 from scorekeeper.operations.club_statistics import Season, person_key
 from scorekeeper.web.answers import reply
-from scorekeeper.web.blueprints.api import body
-from scorekeeper.web.blueprints.evenings import local_today
-from scorekeeper.web.blueprints.installation import for_the_installation
+from scorekeeper.web.bodies import body
 from scorekeeper.web.club.queries import read_filters, read_order
 from scorekeeper.web.club.shapes import comparison_json, ordered, season_json, statistics_json
+from scorekeeper.web.evenings.pages import local_today
 from scorekeeper.web.forms import chosen_id
+from scorekeeper.web.managed import for_the_installation
 from scorekeeper.web.writing import Written, write
 
 bp = for_the_installation(Blueprint("groups_api", __name__, url_prefix="/api/v1"))

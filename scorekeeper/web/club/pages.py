@@ -35,17 +35,17 @@ from scorekeeper.db.models import Evening, GroupEvening, Member, TableGroup
 from scorekeeper.db.tournament_models import TournamentTable
 from scorekeeper.operations import carried_pots, club_statistics, table_groups
 from scorekeeper.operations.club_statistics import Filters, Season, person_key, year_of
-from scorekeeper.web.blueprints.evenings import local_today
-from scorekeeper.web.blueprints.exports import download
-from scorekeeper.web.blueprints.installation import for_the_installation
 from scorekeeper.web.club import forms as club_forms
 from scorekeeper.web.club import presenting
+from scorekeeper.web.club.figure_labels import by_game, game_title, group_label
 from scorekeeper.web.club.queries import DEFAULT_SORT, read_filters, read_order
 from scorekeeper.web.club.shapes import ordered
-from scorekeeper.web.figure_labels import by_game, game_title, group_label
+from scorekeeper.web.evenings.exports import download
+from scorekeeper.web.evenings.pages import local_today
 from scorekeeper.web.forms import chosen_id, place_errors
 from scorekeeper.web.jinja_filters import day
 from scorekeeper.web.json_shapes import text
+from scorekeeper.web.managed import for_the_installation
 from scorekeeper.web.pdf import render_pdf
 from scorekeeper.web.writing import Answered, Written, write
 

@@ -19,9 +19,9 @@ from scorekeeper.core.chart import balance_chart, signed
 from scorekeeper.core.rules import VARIANTS
 from scorekeeper.core.statistics import RunningSeries, SeasonRow
 from scorekeeper.operations.club_statistics import Season
-from scorekeeper.web.csv_exports import csv_text
-from scorekeeper.web.csv_exports import money as csv_money
-from scorekeeper.web.figure_labels import GAMES, game_title, unit_name
+from scorekeeper.web.club.figure_labels import GAMES, game_title, unit_name
+from scorekeeper.web.evenings.csv_exports import csv_text
+from scorekeeper.web.evenings.csv_exports import money as csv_money
 from scorekeeper.web.jinja_filters import money
 from scorekeeper.web.json_shapes import text
 

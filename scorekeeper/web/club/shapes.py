@@ -9,7 +9,6 @@ from scorekeeper.core.money import cents_to_str, exact_to_str
 from scorekeeper.core.statistics import (
     Comparison,
     EveningMark,
-    Highlights,
     PlayerStatistics,
     SeasonRow,
     sort_rows,
@@ -135,22 +134,4 @@ def comparison_json(season: Season, comparison: Comparison) -> dict[str, Any]:
         "b": who(season, comparison.b),
         **filters_json(season),
         "figures": [{"key": f.key, "a": f.a, "b": f.b} for f in comparison.figures],
-    }
-
-
-def highlights_json(found: Highlights) -> dict[str, Any]:
-    """An evening's highlights (null where the game has none, a pot for instance)."""
-    pot, run, best, bids = found.biggest_pot, found.longest_carry, found.best_hand, found.most_bids
-    return {
-        "biggest_pot": pot
-        and {"hand": pot.hand, "amount": pot.amount, "winner": pot.winner, "partner": pot.partner},
-        "longest_carry": run
-        and {
-            "first_hand": run.first_hand,
-            "last_hand": run.last_hand,
-            "hands": run.hands,
-            "pot": run.pot,
-        },
-        "best_hand": best and {"hand": best.hand, "player": best.player, "amount": best.amount},
-        "most_bids": bids and {"players": list(bids.players), "hands": bids.hands},
     }

@@ -26,7 +26,8 @@ from scorekeeper.operations.tournament_results import (
 )
 from scorekeeper.web import access
 from scorekeeper.web.answers import reply
-from scorekeeper.web.blueprints.api import body, idempotent
+from scorekeeper.web.bodies import body
+from scorekeeper.web.evenings.api import idempotent
 from scorekeeper.web.tournaments import printing
 from scorekeeper.web.tournaments.shapes import (
     entrant_json,

@@ -1,7 +1,7 @@
 """The organiser's pages: set-up, registration, rounds, the progress board, standings.
 
 Every page but the login and the projector needs the organiser's login (checked in
-``blueprints/guard.py``). Each POST redirects; refusals show the operations' messages.
+``web/guard.py``). Each POST redirects; refusals show the operations' messages.
 """
 
 from __future__ import annotations
@@ -29,9 +29,9 @@ from scorekeeper.operations.tournament_results import (
 )
 from scorekeeper.operations.tournament_rounds import seat_names
 from scorekeeper.web import access
+from scorekeeper.web.evenings.presentation import house_rules
 from scorekeeper.web.forms import chosen_id, picked_variant, refused_at_fields
 from scorekeeper.web.json_shapes import text
-from scorekeeper.web.presentation import house_rules
 from scorekeeper.web.redirects import safe_next
 from scorekeeper.web.tournaments import logbook, printing
 from scorekeeper.web.tournaments.api import check_password, load, load_round

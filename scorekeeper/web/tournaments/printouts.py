@@ -2,7 +2,7 @@
 
 Printed in the tournament's language (as an evening's printouts use the evening's), whatever
 language the organiser's browser reads. Every endpoint carries ``tournament_id``, so the
-check in ``blueprints/guard.py`` lets only the organiser print.
+check in ``web/guard.py`` lets only the organiser print.
 """
 
 from __future__ import annotations

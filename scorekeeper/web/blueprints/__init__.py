@@ -1,1 +1,0 @@
-"""One blueprint module per resource."""

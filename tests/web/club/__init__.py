@@ -1,0 +1,2 @@
+"""Tests of the club feature (``scorekeeper/web/club``): table groups, members, seasons and
+carried pots."""

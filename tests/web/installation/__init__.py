@@ -1,0 +1,1 @@
+"""Tests of the installation feature (``scorekeeper/web/installation``)."""

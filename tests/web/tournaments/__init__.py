@@ -1,0 +1,1 @@
+"""Tests of the tournaments feature (``scorekeeper/web/tournaments``)."""
