@@ -298,6 +298,12 @@ DOPPEN_CELL_LEGEND = LegendEntry(
 )
 
 
+def fact_legend(legend: Sequence[LegendEntry]) -> tuple[LegendEntry, ...]:
+    """``legend`` without what it says of the totals' cells: the legend of a blank sheet,
+    which asks for the facts alone (docs/recording.md "Back from paper")."""
+    return tuple(e for e in legend if e not in (CELL_LEGEND, DOPPEN_CELL_LEGEND))
+
+
 @dataclass(frozen=True, slots=True)
 class GameCodes:
     """Everything the sheet writes in short forms for one game."""
