@@ -180,7 +180,7 @@ def register_blueprints(app: Flask) -> None:
     from scorekeeper.web import managed as installation
     from scorekeeper.web.club import api as groups_api
     from scorekeeper.web.club import pages as groups
-    from scorekeeper.web.evenings import api, exports, hands, settlement
+    from scorekeeper.web.evenings import api, exports, hands, paper, settlement
     from scorekeeper.web.evenings import pages as evenings
     from scorekeeper.web.installation import access_pages, backups, players, tools
     from scorekeeper.web.tournament_tables import evening_title, table_info
@@ -206,6 +206,7 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(hands.bp)
     app.register_blueprint(settlement.bp)
     app.register_blueprint(exports.bp)
+    app.register_blueprint(paper.bp)
     app.register_blueprint(tools.bp)
     app.register_blueprint(backups.bp)
     app.register_blueprint(players.bp)
