@@ -24,7 +24,8 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from scorekeeper import operations
 from scorekeeper.core import json_limits
-from scorekeeper.core.rules.base import InvalidInputError
+from scorekeeper.core.rules.base import InvalidInputError, Table
+from scorekeeper.core.sheet_codes import fact_legend, game_codes, player_codes
 from scorekeeper.db import unit_of_work
 from scorekeeper.operations import (
     archive_import,
@@ -265,6 +266,54 @@ def sheet_parts_page(evening_id: int) -> str:
         "evenings/sheet_parts.html",
         evening=evening,
         parts=sheet_parts(print_keys.last_hand(parts)),
+    )
+
+
+#: The lines of a blank score sheet: a page of hands, under any game's legend.
+BLANK_LINES = 26
+
+
+def blank_sheet_pdf_bytes(current: operations.EveningView) -> bytes:
+    """A blank score sheet that asks for the facts of the evening's next hands, in the
+    columns its page for typing a paper sheet back in has (docs/recording.md "Back from
+    paper"): the dealers as the rotation proposes them, the players' codes, the legend."""
+    variant = current.variant
+    known = current.all_players
+    codes = game_codes(variant.game, keeps_tally=variant.keeps_tally)
+    table = current.next_table
+    first = operations.next_number(current.evening)
+    rows = []
+    for number in range(first, first + BLANK_LINES):
+        rows.append((number, known.index(table.dealer) + 1, table.dealer))
+        table = Table(table.players, table.after(table.dealer))
+    return render_pdf(
+        "pdf/blank_sheet.html",
+        language=current.evening.language,
+        current=current,
+        columns=codes.columns,
+        legend=fact_legend(codes.legend),
+        seated=list(enumerate(known, start=1)),
+        codes=player_codes(known),
+        rows=rows,
+        row_mm=7,
+        variant_game=variant.game,
+        keeps_tally=variant.keeps_tally,
+    )
+
+
+@bp.get("/evenings/<int:evening_id>/blank-sheet.pdf")
+def blank_sheet_pdf(evening_id: int) -> Response:
+    """A blank score sheet for the evening's next hands, for a table without its tablet."""
+    parts = print_keys.evening_print_parts(evening_id)
+    if parts is None:
+        abort(404)
+    return printouts.answer(
+        Printout(
+            "blank-sheet",
+            parts,
+            named(parts["day"], evening_id, "blank-sheet", "pdf"),
+            lambda: blank_sheet_pdf_bytes(view_or_404(evening_id)),
+        )
     )
 
 

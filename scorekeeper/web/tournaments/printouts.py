@@ -13,6 +13,7 @@ from flask import Blueprint, Response, abort
 
 from scorekeeper.core.rules import get_variant
 from scorekeeper.core.rules.base import msg
+from scorekeeper.core.sheet_codes import fact_legend, game_codes, player_codes
 from scorekeeper.core.standings_texts import scoring_rule
 from scorekeeper.db.models import utcnow
 from scorekeeper.db.tournament_models import Round, Tournament
@@ -125,6 +126,8 @@ def sheets(tournament_id: int, number: int) -> Response:
         tables = printing.printed_tables(tournament, round_)
         due = printing.hands_due
         rows = {t.number: printing.sheet_rows(t, due(tournament, t)) for t in tables}
+        variant = get_variant(tournament.game, tournament.variant)
+        codes = game_codes(variant.game, keeps_tally=variant.keeps_tally)
         return render(
             tournament,
             "pdf/tournament/sheets.html",
@@ -132,6 +135,16 @@ def sheets(tournament_id: int, number: int) -> Response:
             tables=tables,
             rows=rows,
             row_mm={n: printing.sheet_row_height(len(r)) for n, r in rows.items()},
+            columns=codes.columns,
+            legend=fact_legend(codes.legend),
+            variant_game=variant.game,
+            keeps_tally=variant.keeps_tally,
+            seated={t.number: [(p.seat, p.name) for p in t.players] for t in tables},
+            codes={t.number: player_codes([p.name for p in t.players]) for t in tables},
+            grid_rows={
+                n: [(row.number, row.dealer.seat, row.dealer.name) for row in r]
+                for n, r in rows.items()
+            },
         )
 
     return printed(tournament, f"round{number}-sheets", make)

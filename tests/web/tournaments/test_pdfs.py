@@ -271,12 +271,14 @@ def test_blank_sheets_one_page_per_table_with_a_row_per_hand(
         assert " → ".join(order) in text
         for name in names:
             assert name in text
-        assert "Total" in text
+        # The facts asked for in the codes of the page that types them in, with the legend.
+        for head in ("Dealer", "Game", "Who", "Pts", "Last", "Einfach", "Pagat won, lost"):
+            assert head in text
         rows = [line.split(maxsplit=2) for line in layout.splitlines()]
         numbered = [r for r in rows if len(r) == 3 and r[0].isdigit() and r[1].isdigit()]
         assert [int(r[0]) for r in numbered] == list(range(1, due + 1))
-        dealers = [p["number"] for p in table["players"]]
-        assert [int(r[1]) for r in numbered] == [dealers[i % len(names)] for i in range(due)]
+        # Each hand's dealer by seat, the deal passing from seat to seat.
+        assert [int(r[1]) for r in numbered] == [i % len(names) + 1 for i in range(due)]
     render_png(data, tmp_path)
 
 
