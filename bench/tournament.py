@@ -335,8 +335,8 @@ def main() -> None:
         parts = [
             ("round_states, no table changed", f["states"]),
             ("round_states, cold: load, replay and settle 300", f["states_cold"]),
-            ("  replay and settle alone (view().settlement())", f["views"]),
-            ("    of which the replay (view())", f["replay"]),
+            ("  replay and settle alone, from the facts", f["views"]),
+            ("    of which the replay", f["replay"]),
             ("standings.standings, the ranking", f["rank"]),
             ("render the standings template", f["render"]),
         ]
