@@ -66,7 +66,7 @@ FUZZ_SETTINGS = settings(
 #: Names typed into seats and payments: real ones, a stranger, and spellings of real ones.
 PLAYER_NAMES = ["Anna", "Bert", "Clara", "Dora", "Emil", "Zora", "anna", " Bert "]
 #: Actions no page shows as a form of their own: the forms whose fields they receive.
-FORM_OF = {"hands.preview": "hands.create"}
+FORM_OF = {"hands.preview": "hands.create", "paper.check": "paper.save"}
 
 
 def forms_for(world: World, endpoint: str) -> list[PageForm]:

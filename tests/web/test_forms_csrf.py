@@ -73,8 +73,10 @@ class Page(HTMLParser):
         elif tag == "form":
             action = urljoin(self.url, found.get("action") or self.url)
             targets = [action]
-            if "data-preview" in found:  # the live preview posts the same form there
-                targets.append(urljoin(self.url, found["data-preview"]))
+            # The live preview and a paper sheet's check post the same form there.
+            for live in ("data-preview", "data-check"):
+                if live in found:
+                    targets.append(urljoin(self.url, found[live]))
             self.forms.append(
                 {"method": found.get("method", "get").lower(), "targets": targets, "fields": {}}
             )

@@ -364,6 +364,7 @@ def undo(evening_id: int, number: int) -> Response:
 
     def make() -> Written[Response]:
         try:
+            view_or_404(evening_id)
             operations.undo_hand(evening_id, number, version, source="page")
         except operations.UndoRefusedError as error:
             raise Answered(refused(text(error.message))) from None
