@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from playwright.sync_api import Page, expect
 
+from tests.browser.checks import axe_findings, problems_on
 from tests.browser.conftest import LANDSCAPE, PLAYERS, LiveServer, OpenPage, screenshot
 from tests.conftest import sqlite_only
 
@@ -43,6 +44,8 @@ def test_a_sheet_typed_at_a_keyboard_is_checked_line_by_line_and_saved_once(
     expect(second.locator(".paper-problems")).to_contain_text("Kürzel")
     expect(page.locator("#lines-1-who")).to_have_attribute("aria-invalid", "true")
     screenshot(page, "de", "paper-typed")
+    assert problems_on(page) == []
+    assert axe_findings(page, "paper-typed") == []
     page.locator("#lines-1-who").fill("b")
     expect(second).to_have_class("paper-line ok")
     with page.expect_navigation():
