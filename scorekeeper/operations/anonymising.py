@@ -40,7 +40,7 @@ from scorekeeper.db.models import (
 )
 from scorekeeper.db.tournament_models import Tournament, TournamentEvent
 from scorekeeper.operations.evening_revisions import add_revision
-from scorekeeper.operations.snapshots import written
+from scorekeeper.operations.snapshots import stored_view, written
 from scorekeeper.operations.table_groups import rename_members_called
 from scorekeeper.operations.tournament_rounds import seat_names
 
@@ -180,13 +180,6 @@ def outcome(current: operations.EveningView) -> dict[str, Any]:
     return found
 
 
-def now_of(evening_id: int) -> operations.EveningView:
-    """The evening as stored now."""
-    current = operations.current_view(evening_id)
-    assert current is not None  # the player sat at it
-    return current
-
-
 def plain(value: Any) -> Any:
     """``value`` as JSON would give it back (tuples as lists), for comparing."""
     return json.loads(json.dumps(value))
@@ -255,7 +248,7 @@ def rename_player(player: Player, new: str) -> None:
     renaming = Renaming(player.name, new)
     player_id = player.id
     evenings = evenings_of(player_id)
-    before = {e.id: plain(renaming.data(outcome(now_of(e.id)))) for e in evenings}
+    before = {e.id: plain(renaming.data(outcome(stored_view(e.id)))) for e in evenings}
     player.name, player.name_key = renaming.new, name_key(renaming.new)
     for evening in evenings:
         _rename_evening(evening, renaming)

@@ -40,7 +40,7 @@ from scorekeeper.operations.errors import (
     refuse_tournament_table,
 )
 from scorekeeper.operations.evening_revisions import add_revision
-from scorekeeper.operations.snapshots import current_view
+from scorekeeper.operations.snapshots import stored_view
 from scorekeeper.operations.views import EveningView, lock_evening
 
 #: The field a refused link is reported under (the new-evening form's choice, the API's).
@@ -163,9 +163,7 @@ def open_pots(group_id: int | None = None) -> list[OpenPot]:
         if not variant.carries_on(evening.options):
             continue
         # Through the kept evenings: the page that offers pots is asked for again and again.
-        current = current_view(evening.id)
-        assert current is not None  # evenings are never deleted
-        pot = carried_out(current)
+        pot = carried_out(stored_view(evening.id))
         if pot > 0:
             found.append(OpenPot(evening, pot))
     return sorted(found, key=lambda p: (day_of(p.evening), p.evening.id), reverse=True)
@@ -173,13 +171,6 @@ def open_pots(group_id: int | None = None) -> list[OpenPot]:
 
 def _refuse(message: Message) -> InvalidSettingsError:
     return InvalidSettingsError({FIELD: (message,)})
-
-
-def now_of(evening_id: int) -> EveningView:
-    """The evening as stored now (under the lock this write took)."""
-    current = current_view(evening_id)
-    assert current is not None  # evenings are never deleted
-    return current
 
 
 def carry_into(later_id: int, earlier_id: int, *, source: str) -> CarriedPot:
@@ -197,11 +188,11 @@ def carry_into(later_id: int, earlier_id: int, *, source: str) -> CarriedPot:
     refuse_tournament_table(earlier_id, NO_POT_FOR_TABLES)
     earlier = lock_evening(earlier_id)
     later = lock_evening(later_id)
-    ensure_open(now_of(later_id).evening)
+    ensure_open(stored_view(later_id).evening)
     problem = link_problem(earlier, later)
     if problem is not None:
         raise _refuse(problem)
-    before = now_of(earlier_id)
+    before = stored_view(earlier_id)
     link = CarriedPot(evening_id=later_id, from_evening_id=earlier_id, pot=carried_out(before))
     db.session.add(link)
     add_revision(earlier, source=source)
@@ -300,8 +291,8 @@ def remove_link(later_id: int, *, source: str) -> None:
     if not is_tournament_table(later_id):
         # A tournament table took no pot in by right: taking it out repairs the table even
         # after its round closed it.
-        ensure_open(now_of(later_id).evening)
-    before = now_of(earlier_id) if earlier_id is not None else None
+        ensure_open(stored_view(later_id).evening)
+    before = stored_view(earlier_id) if earlier_id is not None else None
     db.session.delete(link)
     if earlier is not None and before is not None:
         add_revision(earlier, source=source)

@@ -18,7 +18,7 @@ from scorekeeper.core.rules.base import CARRIED
 from scorekeeper.core.statistics import Highlights, PlayedEvening, highlights
 from scorekeeper.db.extensions import db
 from scorekeeper.db.models import Evening, GroupEvening, Member, TableGroup
-from scorekeeper.operations.snapshots import current_view
+from scorekeeper.operations.snapshots import stored_view
 from scorekeeper.operations.table_groups import persons
 from scorekeeper.operations.views import EveningView
 
@@ -109,8 +109,7 @@ def season(group: TableGroup, filters: Filters) -> Season:
     by_player = persons(group)
     evenings = []
     for evening in group_evenings(group, filters):
-        current = current_view(evening.id)
-        assert current is not None  # evenings are never deleted
+        current = stored_view(evening.id)
         evenings.append(played(current, evening_day(evening), by_player))
     evenings.sort(key=lambda e: (e.day or date.min, e.evening_id))
     members = {person_key(m): m for m in group.members}

@@ -38,7 +38,7 @@ from scorekeeper.db.models import (
 from scorekeeper.operations.carried_pots import carry_forward, carry_into
 from scorekeeper.operations.errors import StaleVersionError, ensure_open
 from scorekeeper.operations.evening_revisions import add_revision, evening_settings
-from scorekeeper.operations.snapshots import current_view, written
+from scorekeeper.operations.snapshots import stored_view, written
 from scorekeeper.operations.table_groups import ensure_members, group_of, put_in_group
 from scorekeeper.operations.views import EveningView, checked, lock_evening, take_lock
 
@@ -116,10 +116,7 @@ def group_for_evening(group_id: int) -> TableGroup:
 
 def locked(evening_id: int) -> tuple[Evening, EveningView]:
     """The evening's row to change, and the evening as stored now, under its lock."""
-    row = lock_evening(evening_id)
-    current = current_view(evening_id)
-    assert current is not None  # evenings are never deleted
-    return row, current
+    return lock_evening(evening_id), stored_view(evening_id)
 
 
 def change_seating(evening_id: int, raw: object, *, source: str) -> EveningView:

@@ -48,7 +48,12 @@ from scorekeeper.operations.facts import (
     stamp_params,
     unchanged,
 )
-from scorekeeper.operations.snapshots import current_view, keep_after_commit, written
+from scorekeeper.operations.snapshots import (
+    keep_after_commit,
+    locked_view,
+    stored_view,
+    written,
+)
 from scorekeeper.operations.views import (
     EveningView,
     checked,
@@ -240,9 +245,7 @@ def store_hand(new: NewHand, *, source: str) -> NewHand:
     connection = unit_of_work.current().connection()
     hand_id = add_hand(connection, new, source=source)
     if hand_id is None:
-        current = current_view(evening_id)
-        assert current is not None  # evenings are never deleted
-        new = prepare_record(current, new.raw)
+        new = prepare_record(stored_view(evening_id), new.raw)
         needs_session(new)  # linked to a later evening meanwhile
         hand_id = add_hand(connection, new, source=source)
         # Under the lock nothing writes to the evening: the stamp just read is still true.
@@ -348,14 +351,6 @@ def history_of(evening_id: int, number: int) -> list[HandRevision]:
     return hand_row(evening_id, number).history
 
 
-def locked(evening_id: int) -> EveningView:
-    """The evening as stored now, under its lock: what a write to it decides on."""
-    take_lock(evening_id)
-    current = current_view(evening_id)
-    assert current is not None  # evenings are never deleted; the caller found it
-    return current
-
-
 def check_version(value: object, current: int) -> None:
     """Refuse a change made to an older version than the stored one."""
     if isinstance(value, bool) or not isinstance(value, int):
@@ -381,7 +376,7 @@ def replace_hand(
     ``correction`` is the reason for changing a closed evening, kept with the revision.
     Returns the hand and the evening as it now stands (see ``record_hand``).
     """
-    current = locked(evening_id)
+    current = locked_view(evening_id)
     ensure_open(current.evening, correction=correction)
     if correction is not None and (problem := text_problem(correction, VOID_LENGTH)):
         raise InvalidHandError.single("correction", problem)
@@ -403,7 +398,7 @@ def void_hand(
     ``correction`` is the reason for changing a closed evening, kept with the revision.
     Returns the hand and the evening as it now stands, without it (see ``record_hand``).
     """
-    current = locked(evening_id)
+    current = locked_view(evening_id)
     ensure_open(current.evening, correction=correction)
     hand = find_hand(current.evening, number)
     if hand.void_reason is not None:
@@ -453,7 +448,7 @@ def undo_hand(evening_id: int, number: int, version: int, *, source: str) -> Han
     """Take back hand ``number`` as saved at ``version``: a void with the reason "undo",
     only while it is the last standing hand, just saved (``core.undo``); otherwise
     ``UndoRefusedError`` and nothing changes."""
-    current = locked(evening_id)
+    current = locked_view(evening_id)
     ensure_open(current.evening)
     refusal = undo.undo_refusal(undo.saves_of(current.evening.hands), number, version, utcnow())
     if refusal is not None:

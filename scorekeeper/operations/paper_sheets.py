@@ -31,11 +31,11 @@ from scorekeeper.operations.errors import is_tournament_table
 from scorekeeper.operations.evenings import change_seating
 from scorekeeper.operations.hands import (
     hands_left,
-    locked,
     next_number,
     prepare_record,
     store_hand,
 )
+from scorekeeper.operations.snapshots import locked_view
 from scorekeeper.operations.views import EveningView, table_after
 
 #: The source a hand typed back in from paper is stored with.
@@ -266,7 +266,7 @@ def store_lines(evening_id: int, lines: Sequence[PaperLine], first: int) -> Chec
     that is not ``ok``, as the evening's next hands; ``first``: the number the page
     showed for the first line. ``SheetMovedError`` when the evening's next number is
     another now: nothing is stored."""
-    current = locked(evening_id)
+    current = locked_view(evening_id)
     upcoming = next_number(current.evening)
     if upcoming != first:
         raise SheetMovedError(first, upcoming)

@@ -139,6 +139,21 @@ def current_view(evening_id: int, *, for_writing: bool = False) -> EveningView |
     return current
 
 
+def stored_view(evening_id: int) -> EveningView:
+    """``current_view`` of an evening known to exist (found by the caller, or named by a
+    row that refers to it): evenings are never deleted."""
+    current = current_view(evening_id)
+    assert current is not None, f"evening {evening_id} is gone"
+    return current
+
+
+def locked_view(evening_id: int) -> EveningView:
+    """The evening as stored now, read under its lock (``views.take_lock``): what a write
+    to it decides on."""
+    take_lock(evening_id)
+    return stored_view(evening_id)
+
+
 def written(evening_id: int, ledger: ledger_mod.Ledger | None = None) -> EveningView:
     """The evening as this transaction's writes leave it, kept once the transaction
     commits: what the write's answer and the next page show without another replay.

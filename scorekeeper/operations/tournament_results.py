@@ -22,6 +22,7 @@ from scorekeeper.db.kept import store
 from scorekeeper.db.models import utcnow
 from scorekeeper.db.tournament_models import Entrant, Round, Tournament, TournamentTable
 from scorekeeper.operations.facts import EVENING, STAMP_COLUMNS, Stamp
+from scorekeeper.operations.snapshots import stored_view
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,8 +99,7 @@ def replayed(tables: list[TournamentTable]) -> dict[int, Replayed]:
         key = (table.evening_id, now.get(table.evening_id))
         found = cache.get(key)
         if found is None:
-            current = operations.current_view(table.evening_id)
-            assert current is not None  # a table's evening is never deleted
+            current = stored_view(table.evening_id)
             found = _result(table, current)
             if current.evening.stamp == key[1]:
                 cache[key] = found
