@@ -37,6 +37,9 @@ COLUMNS = ("contract", "who", "points", "extra")
 NEW_TABLE = "="
 #: From this many players on, a Troggu Misère has the Fool and trump I in the Tapp.
 FOOL_IN_TAPP_FROM = 7
+#: From this many players on, who played names a partner too (docs/troggen.md,
+#: docs/troggu.md): the Bieterin's at Troggen, the declarer's in a normal Troggu game.
+PARTNER_FROM = {"troggen": 5, "troggu": 7}
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,7 +221,7 @@ def troggen_row(row: SheetRow, players: Sequence[str], known: Sequence[str] = ()
         facts["bidder"] = found[0]
     if len(found) > 1:
         facts["partner"] = found[1]
-    elif len(players) > 4:
+    elif len(players) >= PARTNER_FROM["troggen"]:
         facts["partner"] = None
     typed = plain(row.points)
     if typed in ("+", "-"):
@@ -379,8 +382,7 @@ def troggu_row(
         facts["points"] = _points(row.points, errors)
         errors.raise_if_any(InvalidHandError)
         return facts
-    money = {k: v for k, v in TROGGU_CONTRACTS.items() if k != "team"}
-    contract = _contract(row.contract, money, errors)
+    contract = _contract(row.contract, contract_codes("troggu"), errors)
     if contract == "misere":
         said = " ".join((row.who, row.points, row.extra))
         facts = _misere(said, players, known, errors, "tapp_points")
@@ -394,7 +396,7 @@ def troggu_row(
         facts["declarer"] = found[0]
     if len(found) > 1:
         facts["partner"] = found[1]
-    elif contract == "normal" and len(players) >= FOOL_IN_TAPP_FROM:
+    elif contract == "normal" and len(players) >= PARTNER_FROM["troggu"]:
         facts["partner"] = None
     facts["points"] = _points(row.points, errors)
     every = plain(row.extra).replace(" ", "")
@@ -405,6 +407,30 @@ def troggu_row(
         facts["all_tricks"] = tricks[every]
     errors.raise_if_any(InvalidHandError)
     return facts
+
+
+def contract_codes(game: str, *, keeps_tally: bool = False) -> dict[str, str]:
+    """Each contract of ``game`` by the code its sheet writes (Eisten-Stalden: the team
+    game alone; Troggu's money variants: every game but it)."""
+    if game == "troggen":
+        return dict(TROGGEN_CONTRACTS)
+    if game == "doppen":
+        return dict(DOPPEN_CONTRACTS)
+    if keeps_tally:
+        return {"team": TROGGU_CONTRACTS["team"]}
+    return {k: v for k, v in TROGGU_CONTRACTS.items() if k != "team"}
+
+
+def one_player_writes(game: str, seated: int, *, keeps_tally: bool = False) -> bool:
+    """Whether who played is one player at a table of ``seated`` (no partner written, no
+    team): the page's script then moves on once that player's code is complete.
+
+    >>> one_player_writes("troggen", 4), one_player_writes("troggen", 5)
+    (True, False)
+    """
+    if keeps_tally:
+        return False
+    return seated < PARTNER_FROM.get(game, seated + 1)
 
 
 def read_table(text: str, known: Sequence[str]) -> list[str]:

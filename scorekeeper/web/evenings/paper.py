@@ -25,15 +25,8 @@ from wtforms.validators import Length
 
 from scorekeeper import operations
 from scorekeeper.core.rules.base import Message
-from scorekeeper.core.sheet_codes import (
-    DOPPEN_CONTRACTS,
-    TROGGEN_CONTRACTS,
-    TROGGU_CONTRACTS,
-    fact_legend,
-    game_codes,
-    player_codes,
-)
-from scorekeeper.core.sheet_entry import FOOL_IN_TAPP_FROM, SheetRow
+from scorekeeper.core.sheet_codes import fact_legend, game_codes, player_codes
+from scorekeeper.core.sheet_entry import SheetRow, contract_codes, one_player_writes
 from scorekeeper.db.idempotency import MAX_KEY_LENGTH, StoredAnswer, fingerprint
 from scorekeeper.operations import paper_sheets
 from scorekeeper.operations.paper_sheets import Checked, LineChecked, PaperLine
@@ -163,30 +156,13 @@ def render_page(
         checked=checked,
         by_line=by_line,
         proposed=short.get(current.next_table.dealer, current.next_table.dealer),
-        contracts=list(CONTRACT_CODES[variant.game].values()),
-        single_who=single_who(current),
+        contracts=list(contract_codes(variant.game, keeps_tally=variant.keeps_tally).values()),
+        single_who=one_player_writes(
+            variant.game, len(current.next_table.players), keeps_tally=variant.keeps_tally
+        ),
         new_tables=table_for_evening(current.evening.id) is None,
     )
     return page, status
-
-
-#: Each game's contract codes, as the sheet writes them (``core.sheet_codes``).
-CONTRACT_CODES = {
-    "troggen": TROGGEN_CONTRACTS,
-    "doppen": DOPPEN_CONTRACTS,
-    "troggu": {k: v for k, v in TROGGU_CONTRACTS.items() if k != "team"},
-}
-
-
-def single_who(current: operations.EveningView) -> bool:
-    """Whether the Who column names one player at this table (no partner is written):
-    the page's script then moves on once a player's code is complete."""
-    variant, seated = current.variant, len(current.next_table.players)
-    if variant.keeps_tally:
-        return False
-    if variant.game == "troggen":
-        return seated == 4
-    return variant.game == "doppen" or seated < FOOL_IN_TAPP_FROM
 
 
 def refuse_closed(current: operations.EveningView) -> Response | None:
