@@ -63,7 +63,16 @@ def scratch_postgres(url: str) -> Iterator[str]:
         yield make_url(url).set(database=name).render_as_string(hide_password=False)
     finally:
         with admin.connect() as connection:
-            connection.execute(text(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+            # Not WITH (FORCE): only a superuser may end an autovacuum worker busy on it,
+            # which a plain drop stops by itself once the app's own sessions are gone.
+            connection.execute(
+                text(
+                    "SELECT pg_terminate_backend(pid, 5000) FROM pg_stat_activity"
+                    " WHERE datname = :name AND usename = current_user"
+                ),
+                {"name": name},
+            )
+            connection.execute(text(f"DROP DATABASE IF EXISTS {name}"))
         admin.dispose()
 
 

@@ -36,7 +36,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
 from hypothesis import settings
-from sqlalchemy import Engine, create_engine, event, select, text
+from sqlalchemy import Connection, Engine, create_engine, event, select, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.pool import Pool
 
@@ -212,7 +212,7 @@ def clone(url: str, worker: str) -> str:
     name = f"{template}_{worker}"
     admin = create_engine(admin_url(url), isolation_level="AUTOCOMMIT")
     with admin.connect() as connection:
-        connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        drop_database(connection, name)
         connection.execute(text(f'CREATE DATABASE "{name}" TEMPLATE "{template}"'))
         given = connection.execute(
             text(
@@ -234,8 +234,25 @@ def drop(url: str) -> None:
     name = make_url(url).database
     admin = create_engine(admin_url(url), isolation_level="AUTOCOMMIT")
     with admin.connect() as connection:
-        connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        drop_database(connection, name)
     admin.dispose()
+
+
+def drop_database(connection: Connection, name: str) -> None:
+    """Drop the database ``name``, ending this role's own sessions on it first.
+
+    Not ``DROP … WITH (FORCE)``: that also ends an autovacuum worker busy on the clone, which
+    only a superuser may (the worker belongs to no role), and failed a test's teardown when
+    one happened to run. A plain drop stops such a worker itself and waits for it.
+    """
+    connection.execute(
+        text(
+            "SELECT pg_terminate_backend(pid, 5000) FROM pg_stat_activity"
+            " WHERE datname = :name AND usename = current_user AND pid <> pg_backend_pid()"
+        ),
+        {"name": name},
+    )
+    connection.execute(text(f'DROP DATABASE IF EXISTS "{name}"'))
 
 
 def empty_tables(engine: Engine) -> None:
