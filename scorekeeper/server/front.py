@@ -24,6 +24,7 @@ import os
 import re
 import resource
 import socket
+import stat
 import tempfile
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -187,13 +188,43 @@ def run_folder(instance: Path, port: int) -> Path:
     return instance / f"front-{port}"
 
 
-def socket_path(run: Path, name: str = "app") -> Path:
-    """A pool of workers' Unix socket, ``<name>.sock``: in the run folder, or in a private
-    temporary folder when that path would be too long for a socket."""
-    path = run / f"{name}.sock"
-    if len(os.fsencode(path)) <= SOCKET_PATH_MAX:
-        return path
-    return Path(tempfile.mkdtemp(prefix="scorekeeper-")) / f"{name}.sock"
+#: The pools of workers, each on its own socket ``<pool>.sock``.
+POOLS = ("app", "print", "long")
+
+
+def socket_folder(run: Path) -> Path:
+    """Where the pools' Unix sockets go: the run folder, or a private temporary folder when
+    a socket's path there would be too long (a deep instance folder).
+
+    The private folder is the one the last start of this server wrote down (in ``socket``)
+    while it is still this user's alone, else a new one; ``scripts/start`` removes it when
+    the server stops. So a server started again and again uses one folder, not three more
+    each time."""
+    longest = max(POOLS, key=len)
+    if len(os.fsencode(run / f"{longest}.sock")) <= SOCKET_PATH_MAX:
+        return run
+    written = run / "socket"
+    if written.is_file():
+        earlier = Path(written.read_text(encoding="utf-8").strip()).parent
+        if private(earlier):
+            return earlier
+    return Path(tempfile.mkdtemp(prefix="scorekeeper-"))
+
+
+def private(folder: Path) -> bool:
+    """Whether ``folder`` is a temporary folder of this user's that nobody else may enter:
+    a socket there trusts whoever reaches it (``TrustedFront``)."""
+    try:
+        status = folder.lstat()
+    except OSError:
+        return False
+    return (
+        folder.parent == Path(tempfile.gettempdir())
+        and folder.name.startswith("scorekeeper-")
+        and stat.S_ISDIR(status.st_mode)
+        and status.st_uid == os.geteuid()
+        and stat.S_IMODE(status.st_mode) == 0o700
+    )
 
 
 def listen_address(host: str, port: int) -> tuple[str, str]:
@@ -302,9 +333,8 @@ def write(
         (run / name).mkdir(exist_ok=True)
     upload_max = upload_max or body_max
     error_files(run / "errors", body_max, upload_max)
-    sock = socket_path(run)
-    print_sock = socket_path(run, "print")
-    long_sock = socket_path(run, "long")
+    sockets = socket_folder(run)
+    sock, print_sock, long_sock = (sockets / f"{pool}.sock" for pool in POOLS)
     listen, ipv6only = listen_address(host, port)
     pages = []
     for status in [*ERRORS, *ALIASES]:

@@ -16,6 +16,7 @@ from flask import Flask
 from scorekeeper.server import front
 
 LIMIT = 64 * 1024
+SOCKET_FILES = ("socket", "print-socket", "long-socket")
 UPLOADS = 100 * 1024 * 1024
 
 
@@ -87,10 +88,33 @@ def test_an_ipv6_wildcard_takes_ipv4_too(tmp_path: Path) -> None:
 
 def test_a_socket_path_too_long_goes_to_a_private_folder(tmp_path: Path) -> None:
     deep = tmp_path / ("x" * 120)
-    sock = front.socket_path(deep)
-    assert len(str(sock)) <= front.SOCKET_PATH_MAX
-    assert oct(sock.parent.stat().st_mode & 0o777) == "0o700"
-    sock.parent.rmdir()
+    config = front.write(deep, "127.0.0.1", 5001, 60, LIMIT)
+    sockets = [Path((config.parent / name).read_text().strip()) for name in SOCKET_FILES]
+    folder = sockets[0].parent
+    try:
+        assert {sock.parent for sock in sockets} == {folder}
+        assert all(len(str(sock)) <= front.SOCKET_PATH_MAX for sock in sockets)
+        assert oct(folder.stat().st_mode & 0o777) == "0o700"
+    finally:
+        folder.rmdir()
+
+
+def test_a_server_started_again_keeps_its_private_folder(tmp_path: Path) -> None:
+    deep = tmp_path / ("x" * 120)
+    config = front.write(deep, "127.0.0.1", 5001, 60, LIMIT)
+    first = Path((config.parent / "socket").read_text().strip()).parent
+    front.write(deep, "127.0.0.1", 5001, 60, LIMIT)
+    again = Path((config.parent / "socket").read_text().strip()).parent
+    try:
+        assert again == first
+        first.chmod(0o755)  # someone else may enter it now: not reused
+        front.write(deep, "127.0.0.1", 5001, 60, LIMIT)
+        other = Path((config.parent / "socket").read_text().strip()).parent
+        assert other != first
+        assert oct(other.stat().st_mode & 0o777) == "0o700"
+        other.rmdir()
+    finally:
+        first.rmdir()
 
 
 def test_its_own_errors_speak_as_the_app_does(tmp_path: Path) -> None:
