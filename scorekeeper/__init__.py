@@ -64,6 +64,10 @@ def create_app(
         LOGIN_DELAY_AFTER=10,
         LOGIN_DELAY_WINDOW_SECONDS=3600,
         LOGIN_DELAY_MAX_SECONDS=300,
+        # How an organiser's password is stored: werkzeug's method string. scrypt takes a
+        # tenth of a second on the organiser's laptop, which a guesser pays for every try.
+        # A stored hash names its own method, so checking one follows what it was made with.
+        PASSWORD_HASH_METHOD="scrypt",
         # How long an unlocked device, a login and their tokens last: an evening or a
         # tournament day (also the session cookie's lifetime, Flask's being 31 days).
         SESSION_HOURS=16,

@@ -50,7 +50,7 @@ class Tournament(db.Model):  # type: ignore[name-defined,misc]
     #: "sum" (of the round results) or "rank" (table rank points).
     scoring: Mapped[str] = mapped_column(String(10), nullable=False, default="sum")
     language: Mapped[str] = mapped_column(String(5), nullable=False, default="de")
-    #: The organiser's password, hashed (werkzeug's scrypt).
+    #: The organiser's password, hashed by werkzeug (``PASSWORD_HASH_METHOD``, scrypt).
     password_hash: Mapped[str] = mapped_column(String(200), nullable=False)
     #: Bumped on every change of the set-up, for the stale-edit check.
     version: Mapped[int] = mapped_column(nullable=False, default=1)

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
+from flask import current_app
 from sqlalchemy import select
 from werkzeug.security import generate_password_hash
 
@@ -147,7 +148,8 @@ def parse_settings(raw: object, *, current: Tournament | None = None) -> Tournam
         elif len(password) > 200:
             errors.add("password", msg("This can be at most {n} characters long.", n=200))
         else:
-            password_hash = generate_password_hash(password)
+            method = current_app.config["PASSWORD_HASH_METHOD"]
+            password_hash = generate_password_hash(password, method=method)
     when = read_date(merged, errors)
     place = read_text(merged, "place", errors)
     errors.raise_if_any(InvalidSettingsError)

@@ -184,6 +184,7 @@ def servers(database_url: str, folder: Path) -> Iterator[StartServer]:
             "SCOREKEEPER_HOST_NAMES": "tablet.hall",  # the hall's name in test_outbox.py
         }
         env.pop("SCOREKEEPER_SECRET_KEY", None)  # the instance's own key, as in the hall
+        env.pop("SCOREKEEPER_PASSWORD_HASH_METHOD", None)  # and the laptop's own hashing
         log = folder / f"server-{port}.log"
         with log.open("wb") as output:
             process = subprocess.Popen(

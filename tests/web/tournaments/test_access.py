@@ -18,6 +18,7 @@ from sqlalchemy import MetaData, select
 
 from scorekeeper import create_app
 from scorekeeper.db.extensions import db
+from scorekeeper.db.tournament_models import Tournament as TournamentRow
 from scorekeeper.web import access
 from scorekeeper.web.guard import PUBLIC
 from tests.web.tournaments.support import (
@@ -677,3 +678,21 @@ def test_a_post_from_the_same_site_is_accepted(tournament: Tournament, device: F
     # Reading is allowed whatever the origin.
     foreign = {"Origin": "http://evil.example", "Sec-Fetch-Site": "cross-site"}
     assert device.get(f"/api/v1/evenings/{evening}", headers=foreign).status_code == 200
+
+
+def test_a_password_is_stored_with_scrypt_and_checked_by_the_method_it_names(
+    make_app: Callable[..., Flask], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The laptop's default is scrypt (the suite's apps use a cheap method, tests/conftest.py);
+    a hash made under one setting still opens the tournament after the setting changed."""
+    monkeypatch.delenv("SCOREKEEPER_PASSWORD_HASH_METHOD")
+    laptop = make_app()
+    tournament = create_tournament(laptop.test_client())
+    with laptop.app_context():
+        stored = db.session.get(TournamentRow, tournament)
+        assert stored is not None
+        assert stored.password_hash.startswith("scrypt:")
+    elsewhere = make_app(PASSWORD_HASH_METHOD="pbkdf2:sha256:1").test_client()
+    login = f"/api/v1/tournaments/{tournament}/login"
+    assert elsewhere.post(login, json={"password": "falsch!"}).status_code == 401
+    assert elsewhere.post(login, json={"password": PASSWORD}).status_code == 200
