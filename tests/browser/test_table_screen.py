@@ -5,8 +5,13 @@ under the Save bar, is a hand recorded wrong. So each reference hand is played h
 finger would, counting taps (a click or a keypad key) and scrolls (a control out of view
 or under the Save bar before its tap), and checking after every tap that nothing of the
 form hides under the bar. The figures are written to ``bench/taps.md`` and
-``bench/taps.json`` once every hand was played at every size (``taps.py``), the screens to
-``test-artifacts/table-screen/``.
+``bench/taps.json`` once every hand was played at every size (``taps.py``). With
+``PAGE_SCREENSHOTS=1`` the screens are saved to ``test-artifacts/table-screen/`` to look at
+(always saving them took a tenth of this file's time).
+
+Every hand is played at every size in German, whose texts are the longer, and on the phone,
+the narrowest, in English too: English at the tablets' sizes fitted wherever German did and
+took a quarter of the file's time.
 """
 
 from __future__ import annotations
@@ -223,13 +228,16 @@ CUT_NAMES = r"""
 
 
 def shot(page: Page, name: str) -> None:
-    """The viewport as the player sees it, to look at (test-artifacts is git-ignored); the
-    few in KEEP also as small JPEGs beside the figures in bench/, when asked for with
-    ``SCOREKEEPER_KEEP_SCREENS=1`` (a screen shows the clock, so every run would change
-    the files the repository keeps)."""
+    """The viewport as the player sees it, to look at (test-artifacts is git-ignored), with
+    ``PAGE_SCREENSHOTS=1``; the few in KEEP also as small JPEGs beside the figures in
+    bench/, when asked for with ``SCOREKEEPER_KEEP_SCREENS=1`` (a screen shows the clock, so
+    every run would change the files the repository keeps)."""
+    keep = name in KEEP and os.environ.get("SCOREKEEPER_KEEP_SCREENS") == "1"
+    if not keep and os.environ.get("PAGE_SCREENSHOTS") != "1":
+        return
     SCREENS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENS / f"{name}.png"), animations="disabled", caret="hide")
-    if name in KEEP and os.environ.get("SCOREKEEPER_KEEP_SCREENS") == "1":
+    if keep:
         KEPT.mkdir(exist_ok=True)
         path = str(KEPT / f"{name}.jpg")
         page.screenshot(path=path, type="jpeg", quality=40, animations="disabled", caret="hide")
@@ -269,8 +277,13 @@ def play(page: Page, reference: Reference, run: Run) -> None:
         run.covered += page.evaluate(UNDER_THE_BAR)
 
 
-@pytest.mark.parametrize("lang", ["de", "en"])
-@pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
+#: Where each reference hand is played: every size in German, the phone in English.
+READINGS = [
+    pytest.param(size, "de", id=f"{name}-de") for size, name in zip(SIZES, SIZE_IDS, strict=True)
+] + [pytest.param(PHONE, "en", id="phone-en")]
+
+
+@pytest.mark.parametrize(("size", "lang"), READINGS)
 @pytest.mark.parametrize("reference", REFERENCES, ids=[f"hand{r.number}" for r in REFERENCES])
 def test_a_reference_hand_fits_one_screen(
     reference: Reference,
