@@ -39,14 +39,12 @@ def test_a_closed_evening_finds_its_sheet_and_settlement_printed(
     opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
     for printout in ("sheet", "settlement"):
         url = f"{server.url}/evenings/{evening}/{printout}.pdf"
-        start = time.perf_counter()
         with opener.open(url, timeout=30) as answer:
             data = answer.read()
             headers = answer.headers
-        took = time.perf_counter() - start
+        # Read from the disk, not rendered again (how fast that is: bench/sheet_pdf.py).
         assert data.startswith(b"%PDF")
         assert headers["X-Printout"] == "kept"
-        assert took < 0.2, took
         again = urllib.request.Request(url, headers={"If-None-Match": headers["ETag"]})
         with pytest.raises(urllib.error.HTTPError) as repeated:
             opener.open(again, timeout=30)

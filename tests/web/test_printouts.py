@@ -7,7 +7,6 @@ from __future__ import annotations
 import os
 import socket
 import threading
-import time
 from collections.abc import Callable
 from decimal import Decimal
 from pathlib import Path
@@ -37,9 +36,7 @@ def test_a_printout_asked_again_comes_from_the_disk_with_its_etag(
 ) -> None:
     first = client.get(f"/evenings/{evening}/sheet.pdf")
     assert (first.status_code, first.headers["X-Printout"]) == (200, "rendered")
-    start = time.perf_counter()
     again = client.get(f"/evenings/{evening}/sheet.pdf")
-    assert time.perf_counter() - start < 0.2
     assert (again.headers["X-Printout"], again.data) == ("kept", first.data)
     assert again.headers["ETag"] == first.headers["ETag"]
     assert again.headers["Cache-Control"] == "no-cache"
