@@ -257,6 +257,18 @@ def unfinished(round_: Round) -> list[TournamentTable]:
     return [t for t in round_.tables if t.evening.closed_at is None]
 
 
+def read_confirm(raw: object) -> bool:
+    """Whether a request to close a round confirms closing its unfinished tables: the body's
+    ``confirm``, true or false (left out: false); any other body is refused, not read as
+    false, so a mistyped confirmation is said rather than answered with "not confirmed"."""
+    if not isinstance(raw, Mapping):
+        raise InvalidSettingsError.single("body", msg("Send it as a JSON object."))
+    confirm = raw.get("confirm", False)
+    if not isinstance(confirm, bool):
+        raise InvalidSettingsError.single("confirm", msg("Say yes or no (true or false)."))
+    return confirm
+
+
 def close_round(tournament: Tournament, round_: Round, *, confirm: bool) -> Round:
     """Close a started round; tables still playing are closed as they stand when confirmed."""
     if round_.started_at is None:

@@ -7,6 +7,8 @@ marks a ``422`` for rules that span fields or depend on what is stored
 (``x-across-fields``): the check is told so for those operations, from the document, and
 for no other. A wrong password, PIN or table code is meant to be refused, and the
 per-address limits then answer 429 (``docs/hall-safety.md``); schemathesis expects both.
+The ids in the paths are the seeded ones (docs/api.md), so the requests reach the
+operations behind them.
 """
 
 from __future__ import annotations
@@ -47,22 +49,29 @@ def across_fields(document: dict[str, Any]) -> list[tuple[str, str]]:
     )
 
 
-def contract_config(document: dict[str, Any]) -> str:
-    """schemathesis's configuration: the 422 allowed exactly where documented."""
+def contract_config(document: dict[str, Any], ids: dict[str, int]) -> str:
+    """schemathesis's configuration: the 422 allowed exactly where documented, and the
+    path's ids those of the seeded evening and tournament (``number`` the first hand,
+    player and round), so that requests reach the operations instead of a 404; random
+    ids had left nine operations answering nothing but 404."""
+    given = "".join(f'"path.{name}" = {value}\n' for name, value in ids.items())
     accepted = ", ".join(f'"{s}"' if isinstance(s, str) else str(s) for s in ACCEPTED)
     blocks = [
         f'[[operations]]\ninclude-path = "{path}"\ninclude-method = "{method}"\n'
         f"checks.positive_data_acceptance.expected-statuses = [{accepted}, 422]\n"
         for path, method in across_fields(document)
     ]
-    return f"[checks.positive_data_acceptance]\nexpected-statuses = [{accepted}]\n\n" + "\n".join(
-        blocks
+    return (
+        f"[parameters]\n{given}\n"
+        f"[checks.positive_data_acceptance]\nexpected-statuses = [{accepted}]\n\n"
+        + "\n".join(blocks)
     )
 
 
-def seed(server: Server) -> str:
+def seed(server: Server) -> tuple[str, dict[str, int]]:
     """Evenings of every game with hands, and a tournament whose first round is under
-    way; the organiser's bearer token."""
+    way; the organiser's bearer token, and the ids of the first evening and the
+    tournament."""
     tablet = Tablet()
     evenings = [
         (
@@ -81,9 +90,11 @@ def seed(server: Server) -> str:
         ),
         ({"game": "troggu", "players": ["Anna", "Bert", "Clara", "Dora"]}, None),
     ]
+    ids: dict[str, int] = {}
     for body, hand in evenings:
         created = server.api(tablet, "POST", "/evenings", body)
         assert created.status == 201, created.text
+        ids.setdefault("evening_id", created.json["id"])
         if hand is not None:
             recorded = server.api(tablet, "POST", f"/evenings/{created.json['id']}/hands", hand)
             assert recorded.status in (201, 422), recorded.text
@@ -100,7 +111,7 @@ def seed(server: Server) -> str:
     for step in ("rounds", "rounds/1/start"):
         answer = server.api(tablet, "POST", f"/tournaments/{tournament}/{step}", headers=bearer)
         assert answer.status in (200, 201), answer.text
-    return str(token)
+    return str(token), {**ids, "tournament_id": tournament, "number": 1}
 
 
 def test_the_api_answers_as_its_document_says(
@@ -111,9 +122,9 @@ def test_the_api_answers_as_its_document_says(
     monkeypatch.setenv("SCOREKEEPER_ADDRESS_REQUESTS_PER_SECOND", "10000")
     monkeypatch.setenv("SCOREKEEPER_ADDRESS_BURST", "10000")
     server = start_server(workers=3, threads=1)
-    token = seed(server)
+    token, ids = seed(server)
     config = tmp_path / "schemathesis.toml"
-    config.write_text(contract_config(spec()))
+    config.write_text(contract_config(spec(), ids))
     run = subprocess.run(
         [
             str(SCHEMATHESIS),

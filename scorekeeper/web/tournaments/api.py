@@ -244,8 +244,7 @@ def start(tournament_id: int, number: int) -> Response:
 @bp.post("/tournaments/<int:tournament_id>/rounds/<int:number>/close")
 def close(tournament_id: int, number: int) -> Response:
     """Close the round; with ``{"confirm": true}`` even while tables are unfinished."""
-    raw = body()
-    confirm = isinstance(raw, dict) and raw.get("confirm") is True
+    confirm = rounds_ops.read_confirm(body())
 
     def make() -> Written[Response]:
         tournament = load(tournament_id)

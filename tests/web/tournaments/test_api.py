@@ -457,6 +457,28 @@ def test_closing_with_unfinished_tables_needs_confirming(
     assert any(totals.values())
 
 
+@pytest.mark.parametrize(
+    ("sent", "field", "words"),
+    [
+        ([{"confirm": True}], "body", "Send it as a JSON object."),
+        ({"confirm": "yes"}, "confirm", "Say yes or no (true or false)."),
+        ({"confirm": 1}, "confirm", "Say yes or no (true or false)."),
+    ],
+)
+def test_a_confirmation_that_is_not_true_or_false_is_refused_not_read_as_no(
+    client: FlaskClient, snapshot: Snapshot, sent: object, field: str, words: str
+) -> None:
+    tournament = create_tournament(client)
+    register(client, tournament, NAMES[:12])
+    start(client, tournament, draw(client, tournament)["number"])
+    before = snapshot()
+    url = f"/api/v1/tournaments/{tournament}/rounds/1/close"
+    refused = client.post(url, json=sent, headers=EN)
+    assert refused.status_code == 422
+    assert refused.json["errors"][field] == [words]
+    assert snapshot() == before
+
+
 def test_closing_twice_is_harmless_and_an_unstarted_round_cannot_close(
     client: FlaskClient,
 ) -> None:
