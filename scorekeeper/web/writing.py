@@ -28,6 +28,10 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
+from flask import has_request_context
+from flask.globals import request_ctx
+from flask.sessions import SessionMixin
+
 from scorekeeper.db import unit_of_work
 from scorekeeper.db.idempotency import StoredAnswer, keep_answer, stored_answer
 from scorekeeper.db.retry import retrying
@@ -142,24 +146,57 @@ def _attempt(
     number_taken: Callable[[HandNumberTakenError], R] | None,
     secrets: tuple[str, ...],
 ) -> R:
-    """One run of a write, from the key's check to the commit."""
+    """One run of a write, from the key's check to the commit. What ``make`` flashed is
+    said only if the run commits: a run rolled back (refused, or lost to a race and run
+    again) takes its messages back with its rows, so that none is said twice or about a
+    change that was not kept."""
     work = unit_of_work.current
     if keyed is not None and (stored := keyed.stored()) is not None:
         work().rollback()
         return keyed.repeated(stored, keyed.is_same(stored))
+    held = _flashes_held()
     try:
-        done = make()
-    except Answered as answered:
-        work().rollback()
-        result: R = answered.answer()
-        return result
-    except HandNumberTakenError as taken:
-        work().rollback()
-        return _after_number_taken(taken, keyed, number_taken)
-    if keyed is not None and done.kept is not None:
-        keyed.keep(done.kept, secrets)
-    work().commit()
+        try:
+            done = make()
+        except Answered as answered:
+            work().rollback()
+            _forget_flashes_after(held)
+            result: R = answered.answer()
+            return result
+        except HandNumberTakenError as taken:
+            work().rollback()
+            _forget_flashes_after(held)
+            return _after_number_taken(taken, keyed, number_taken)
+        if keyed is not None and done.kept is not None:
+            keyed.keep(done.kept, secrets)
+        work().commit()
+    except BaseException:
+        _forget_flashes_after(held)
+        raise
     return done.answer
+
+
+def _flashes(held: SessionMixin) -> list[Any]:
+    """The messages the session holds to show, read with the dictionary's own ``get``: the
+    session's would mark it read, and an API answer would then vary by its cookie."""
+    if isinstance(held, dict):
+        return list(dict.get(held, "_flashes", ()))
+    return list(held.get("_flashes", ()))
+
+
+def _flashes_held() -> int:
+    """How many messages the session holds to show, before a run of a write."""
+    return len(_flashes(request_ctx.session)) if has_request_context() else 0
+
+
+def _forget_flashes_after(held: int) -> None:
+    """Take back the messages flashed since the session held ``held`` of them."""
+    if not has_request_context():
+        return
+    session = request_ctx.session
+    flashes = _flashes(session)
+    if len(flashes) > held:
+        session["_flashes"] = flashes[:held]
 
 
 def _after_number_taken(
