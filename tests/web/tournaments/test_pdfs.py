@@ -267,8 +267,8 @@ def test_blank_sheets_one_page_per_table_with_a_row_per_hand(
         names = [p["name"] for p in table["players"]]
         due = 3 * len(names)
         assert f"{due} hands" in text
-        order = [f"{p['number']} {p['name']}" for p in table["players"]]
-        assert " → ".join(order) in text
+        order = [f"No. {p['number']} {p['name']}" for p in table["players"]]
+        assert " → ".join(order) in " ".join(text.split())  # wrapped at five players
         for name in names:
             assert name in text
         # The facts asked for in the codes of the page that types them in, with the legend.
@@ -345,6 +345,8 @@ def test_a_german_tournament_prints_in_german_whatever_the_browser_reads(
     assert "Ärni Zwahlen" in results
     sheets = pdf_text(client.get(f"{base}/sheets.pdf", headers=headers).data)
     assert "Geber" in sheets
+    # Start numbers are said as such: the grid numbers the seats.
+    assert "Reihenfolge der Gebenden: Nr. " in sheets
 
 
 def test_printouts_are_for_the_organiser_only(
