@@ -194,10 +194,15 @@ def _factor(text: str | None, field: str, errors: ErrorCollector) -> int:
 def troggen_row(row: SheetRow, players: Sequence[str], known: Sequence[str] = ()) -> dict[str, Any]:
     """A Troggen line: ``D``, ``A/C k2``, ``41`` (or ``+``/``-``), ``P+``.
 
+    The Kulanz may also be typed in the last column (``P+ k2``, ``k2``): the cursor leaves
+    Who by itself after the two players, and the last column is where it lands next.
+
     >>> seated = ("Anna", "Bert", "Clara", "Dora", "Emil")
     >>> said = troggen_row(SheetRow("d", "a/c k2", "41", "p+"), seated)
     >>> said["bidder"], said["partner"], said["points"], said["last_trick"], said["kulanz"]
     ('Anna', 'Clara', 41, 'pagat_won', 2)
+    >>> troggen_row(SheetRow("d", "ac", "41", "p+ k2"), seated) == said
+    True
     >>> troggen_row(SheetRow("e", "b", "-"), seated)
     {'contract': 'einfach', 'bidder': 'Bert', 'partner': None, 'won': False}
     >>> troggen_row(SheetRow("m", "10 20 21 11 0 8"), seated)["talon_points"]
@@ -229,13 +234,20 @@ def troggen_row(row: SheetRow, players: Sequence[str], known: Sequence[str] = ()
     else:
         facts["points"] = _points(row.points, errors)
     last = plain(row.extra).replace(" ", "")
+    # ``k`` and a number is a Kulanz; ``k+`` and ``k-`` are the king in the last trick.
+    kulanz_last = re.search(r"k(\d+)", last)
+    if kulanz_last:
+        last = last[: kulanz_last.start()] + last[kulanz_last.end() :]
     tricks = {plain(code): key for key, code in TROGGEN_LAST_TRICK.items()}
     if last and last not in tricks:
         errors.add("extra", msg("Write the last trick as P+, P-, K+ or K-, or leave it empty."))
     elif last:
         facts["last_trick"] = tricks[last]
-    if kulanz:
-        facts["kulanz"] = int(kulanz.group(1))
+    given = {int(m.group(1)) for m in (kulanz, kulanz_last) if m}
+    if len(given) > 1:
+        errors.add("extra", msg("Write the Kulanz once: in Who or in the last column."))
+    elif given:
+        facts["kulanz"] = given.pop()
     errors.raise_if_any(InvalidHandError)
     return facts
 

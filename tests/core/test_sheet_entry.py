@@ -107,6 +107,37 @@ def test_a_troggen_line_as_a_hand_writes_it(typed: SheetRow, expected: dict[str,
     assert {key: read.get(key) for key in expected} == expected
 
 
+FIVE = ("Anna", "Bert", "Clara", "Dora", "Emil")
+
+
+@pytest.mark.parametrize(
+    ("extra", "kulanz", "last_trick"),
+    [
+        ("k2", 2, None),
+        ("P+ k3", 3, "pagat_won"),
+        ("k1 K-", 1, "king_lost"),
+        ("K+", None, "king_won"),
+    ],
+)
+def test_a_kulanz_may_be_typed_in_the_last_column(
+    extra: str, kulanz: int | None, last_trick: str | None
+) -> None:
+    """The cursor leaves Who after the two players: the Kulanz goes where it lands next."""
+    read = read_row("troggen", SheetRow("D", "AC", "41", extra), FIVE)
+    assert (read["partner"], read.get("kulanz"), read.get("last_trick")) == (
+        "Clara",
+        kulanz,
+        last_trick,
+    )
+
+
+def test_a_kulanz_written_twice_differently_is_refused_at_the_last_column() -> None:
+    assert read_row("troggen", SheetRow("D", "A/C k2", "41", "k2"), FIVE)["kulanz"] == 2
+    with pytest.raises(InvalidHandError) as refused:
+        read_row("troggen", SheetRow("D", "A/C k2", "41", "k3"), FIVE)
+    assert list(refused.value.errors) == ["extra"]
+
+
 @pytest.mark.parametrize(
     ("game", "typed", "column"),
     [

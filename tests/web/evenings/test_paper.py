@@ -96,6 +96,25 @@ def test_save_all_stores_the_lines_before_the_first_refused_and_keeps_the_rest(
     assert 'name="first" type="hidden" value="3"' in page.text
 
 
+def test_a_kulanz_typed_in_the_last_column_pays_as_the_table_records_it(
+    client: FlaskClient, create_evening: Callable[..., int], record_hand: Callable[..., Any]
+) -> None:
+    at_table = create_evening(players=FIVE)
+    hand = {"contract": "doppelt", "bidder": "Anna", "partner": "Clara", "points": 41}
+    record_hand(at_table, {**hand, "kulanz": 2})
+    from_paper = create_evening(players=FIVE)
+    check = f"/evenings/{from_paper}/paper/check"
+    found = client.post(check, data=lines_form([("", "d", "ac", "41", "k2")], first=1)).json
+    [line] = found["lines"]
+    [recorded] = client.get(f"/api/v1/evenings/{at_table}").json["hands"]
+    assert (line["state"], line["deltas"]) == ("ok", recorded["deltas"])
+    twice = [("", "d", "a/c k2", "41", "k3")]
+    refused = client.post(check, data=lines_form(twice, first=1), headers={"Accept-Language": "de"})
+    assert refused.json["lines"][0]["refused"] == {
+        "extra": ["Schreiben Sie die Kulanz nur einmal: in der Spalte «Wer» oder in der letzten."]
+    }
+
+
 def test_a_double_press_stores_once(
     app: Flask, client: FlaskClient, create_evening: Callable[..., int]
 ) -> None:
