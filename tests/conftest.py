@@ -53,7 +53,7 @@ settings.load_profile("scorekeeper")
 #: Organisers' passwords stored by a cheap method in every app the tests build: scrypt's
 #: tenth of a second for each tournament made and each login was 45 s of the suite's
 #: processor time. The real servers of tests/live/ hash as the laptop does (their
-#: environment drops it), and tests/web/tournaments/test_setup_page.py checks the default.
+#: environment drops it), and tests/web/tournaments/test_access.py checks the default.
 CHEAP_PASSWORD_HASH = "pbkdf2:sha256:1"
 os.environ["SCOREKEEPER_PASSWORD_HASH_METHOD"] = CHEAP_PASSWORD_HASH
 

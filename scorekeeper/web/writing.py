@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar, cast
 
 from flask import has_request_context
 from flask.globals import request_ctx
@@ -177,11 +177,10 @@ def _attempt(
 
 
 def _flashes(held: SessionMixin) -> list[Any]:
-    """The messages the session holds to show, read with the dictionary's own ``get``: the
-    session's would mark it read, and an API answer would then vary by its cookie."""
-    if isinstance(held, dict):
-        return list(dict.get(held, "_flashes", ()))
-    return list(held.get("_flashes", ()))
+    """The messages the session holds to show, read with the dictionary's own ``get``
+    (Flask's cookie session is a dict): the session's would mark it read, and an API
+    answer would then vary by its cookie."""
+    return list(dict.get(cast("dict[str, Any]", held), "_flashes", ()))
 
 
 def _flashes_held() -> int:
